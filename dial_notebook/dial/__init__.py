@@ -1,0 +1,61 @@
+"""The DIAL language: parse replies, extract prose, element types, serialise, outcome replies, lint.
+
+This layer knows nothing of conversations.
+
+    >>> from dial_notebook.dial import parse
+    >>> parse('<dial version="0.1" actor="agent"><dial-inform>hi</dial-inform></dial>').elements
+    (Inform(text='hi', id=None, observe=None, yields=(), addressed_to=None, lang='en', payload=None, render='prose'),)
+"""
+
+from ._elements import (
+    ELEMENT_CLASSES,
+    Acknowledge,
+    Ask,
+    Context,
+    Declare,
+    Delegate,
+    Element,
+    Execute,
+    Inform,
+    Option,
+    Payload,
+    Phatic,
+    Repair,
+    Step,
+    Suggest,
+)
+from ._envelope import Envelope
+from ._lint import Finding, lint
+from ._outcome import STATUSES, outcome_json, outcome_reply
+from ._parse import MAX_REPLY_CHARS, parse, parse_all
+from ._scan import extract_prose
+from ._serialise import to_xml
+
+__all__ = [
+    "ELEMENT_CLASSES",
+    "MAX_REPLY_CHARS",
+    "STATUSES",
+    "Acknowledge",
+    "Ask",
+    "Context",
+    "Declare",
+    "Delegate",
+    "Element",
+    "Envelope",
+    "Execute",
+    "Finding",
+    "Inform",
+    "Option",
+    "Payload",
+    "Phatic",
+    "Repair",
+    "Step",
+    "Suggest",
+    "extract_prose",
+    "lint",
+    "outcome_json",
+    "outcome_reply",
+    "parse",
+    "parse_all",
+    "to_xml",
+]

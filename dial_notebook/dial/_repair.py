@@ -1,0 +1,164 @@
+"""Repairs for the XML mistakes LLMs really make, each one reported.
+
+Strict XML is tried first; when it fails, ``repair`` rewrites the envelope's source so that a
+strict parse can read it *without changing any text*: a stray ``&`` becomes ``&amp;``, a ``<``
+that opens no DIAL tag becomes ``&lt;`` (so ``make && ./run < in.txt 2>&1`` comes back
+exactly), tags left open are closed, closing tags that close nothing are dropped, and
+characters XML forbids (NUL, most control characters) are removed. Every scan is linear.
+
+    >>> fixed, repairs = repair('<dial actor="a"><dial-inform>a && b</dial-inform>')
+    >>> fixed
+    '<dial actor="a"><dial-inform>a &amp;&amp; b</dial-inform></dial>'
+    >>> [r.kind for r in repairs]
+    ['escaped-ampersand', 'closed-tag']
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._elements import ELEMENT_CLASSES, Repair
+
+#: Tags a DIAL envelope may contain; any other ``<name`` in the source is text.
+KNOWN_TAGS = frozenset(
+    {"dial", "dial-payload", "dial-option", "dial-context", "step", *ELEMENT_CLASSES}
+)
+
+_ENTITY = re.compile(r"&(?:[A-Za-z_][\w.-]{0,31}|#[0-9]{1,8}|#x[0-9A-Fa-f]{1,8});")
+_XML_NAMED = frozenset({"amp", "lt", "gt", "quot", "apos"})
+# A start or end tag: name, then attributes without '<' or '>'. Character classes only, and
+# no nested quantifiers, so a failed match costs at most the distance to the next '<' or '>'.
+_TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
+_BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_ANY_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def remove_forbidden_characters(text: str) -> tuple[str, list[Repair]]:
+    """Drop characters XML 1.0 cannot carry (NUL, C0 controls but tab/newline/CR, U+FFFE/F)."""
+    if not _ANY_BAD.search(text):
+        return text, []
+    cleaned, n = _BAD_CHARS.subn("", text)
+    # Lone surrogates (from bad decoding) cannot be encoded as UTF-8 either.
+    if _SURROGATES.search(cleaned):
+        cleaned = cleaned.encode("utf-8", "replace").decode("utf-8")
+        n += 1
+    if not n:
+        return text, []
+    return cleaned, [Repair("control-characters",
+                            f"Removed {n} character(s) that XML does not allow (NUL or control).")]
+
+
+def _escape_ampersands(text: str) -> tuple[str, int]:
+    out: list[str] = []
+    count = 0
+    pos = 0
+    while True:
+        i = text.find("&", pos)
+        if i < 0:
+            out.append(text[pos:])
+            break
+        out.append(text[pos:i])
+        m = _ENTITY.match(text, i)
+        if m and (m.group(0)[1] == "#" or m.group(0)[1:-1] in _XML_NAMED):
+            out.append(m.group(0))
+            pos = m.end()
+        else:
+            out.append("&amp;")
+            count += 1
+            pos = i + 1
+    return "".join(out), count
+
+
+def _escape_stray_less_than(text: str) -> tuple[str, int]:
+    """Escape every ``<`` that does not open a known tag, a comment or CDATA."""
+    out: list[str] = []
+    count = 0
+    pos = 0
+    while True:
+        i = text.find("<", pos)
+        if i < 0:
+            out.append(text[pos:])
+            break
+        out.append(text[pos:i])
+        m = _TAG.match(text, i)
+        if m and m.group(2) in KNOWN_TAGS:
+            out.append(m.group(0))
+            pos = m.end()
+            continue
+        if text.startswith("<!--", i):
+            j = text.find("-->", i + 4)
+            if j >= 0:
+                out.append(text[i:j + 3])
+                pos = j + 3
+                continue
+        if text.startswith("<![CDATA[", i):
+            j = text.find("]]>", i + 9)
+            if j >= 0:
+                out.append(text[i:j + 3])
+                pos = j + 3
+                continue
+        out.append("&lt;")
+        count += 1
+        pos = i + 1
+    return "".join(out), count
+
+
+def _balance_tags(text: str) -> tuple[str, list[Repair]]:
+    """Close tags left open and drop closing tags that close nothing."""
+    out: list[str] = []
+    stack: list[str] = []
+    closed: list[str] = []
+    dropped: list[str] = []
+    pos = 0
+    for m in _TAG.finditer(text):
+        slash, name, rest = m.group(1), m.group(2), m.group(3)
+        if name not in KNOWN_TAGS:
+            continue
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        if not slash:
+            out.append(m.group(0))
+            if not rest.rstrip().endswith("/"):
+                stack.append(name)
+        elif name in stack:
+            while stack[-1] != name:
+                missing = stack.pop()
+                closed.append(missing)
+                out.append(f"</{missing}>")
+            stack.pop()
+            out.append(m.group(0))
+        else:
+            dropped.append(name)
+    out.append(text[pos:])
+    while stack:
+        missing = stack.pop()
+        closed.append(missing)
+        out.append(f"</{missing}>")
+    repairs: list[Repair] = []
+    if closed:
+        names = ", ".join(f"<{n}>" for n in closed)
+        repairs.append(Repair("closed-tag", f"Closed {names}, which the reply left open."))
+    if dropped:
+        names = ", ".join(f"</{n}>" for n in dropped)
+        repairs.append(Repair("dropped-closing-tag",
+                              f"Dropped {names}, which closed nothing that was open."))
+    return "".join(out), repairs
+
+
+def repair(source: str) -> tuple[str, list[Repair]]:
+    """Rewrite an envelope's source so strict XML can read it; report each kind of fix."""
+    repairs: list[Repair] = []
+    text, found = remove_forbidden_characters(source)
+    repairs += found
+    text, n_amp = _escape_ampersands(text)
+    if n_amp:
+        repairs.append(Repair("escaped-ampersand",
+                              f"Escaped {n_amp} '&' that began no entity (write it as &amp;)."))
+    text, n_lt = _escape_stray_less_than(text)
+    if n_lt:
+        repairs.append(Repair("escaped-less-than",
+                              f"Escaped {n_lt} '<' that began no DIAL tag (write it as &lt;)."))
+    text, found = _balance_tags(text)
+    repairs += found
+    return text, repairs

@@ -1,0 +1,50 @@
+"""The public package exports exactly what it promises (anything public is in __all__)."""
+
+from __future__ import annotations
+
+import importlib
+import types
+
+import pytest
+
+import dial_notebook
+
+LAYERS = ["dial_notebook", "dial_notebook.dial"]
+
+
+@pytest.mark.parametrize("name", LAYERS)
+def test_all_is_complete_and_importable(name):
+    module = importlib.import_module(name)
+    public = {
+        n for n, v in vars(module).items()
+        if not n.startswith("_") and not isinstance(v, types.ModuleType)
+        and n not in ("annotations",)
+    }
+    assert set(module.__all__) - {"__version__"} == public - {"__version__"}
+    for exported in module.__all__:
+        assert hasattr(module, exported)
+
+
+def test_every_layer_export_of_the_language_is_reachable_from_the_top():
+    dial = importlib.import_module("dial_notebook.dial")
+    wanted = {"parse", "extract_prose", "lint", "to_xml", "outcome_reply", "Envelope", "Inform",
+              "Ask", "Suggest", "Execute", "Acknowledge", "Declare", "Delegate", "Phatic"}
+    assert wanted <= set(dial_notebook.__all__)
+    assert all(getattr(dial_notebook, n) is getattr(dial, n) for n in wanted)
+
+
+def test_importing_the_package_does_not_import_pandas_or_jupyter():
+    import subprocess
+    import sys
+
+    code = ("import sys, dial_notebook; "
+            "print(','.join(m for m in ('pandas', 'matplotlib', 'openai', 'anthropic') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_the_package_is_typed():
+    from importlib.resources import files
+
+    assert files("dial_notebook").joinpath("py.typed").is_file()
