@@ -258,9 +258,9 @@ async def test_console_provider_takes_several_numbers_on_single_select_as_text()
 
 
 async def test_scripted_provider_says_when_it_runs_out():
-    with use_provider(ScriptedProvider([])):
-        with pytest.raises(UserInteractionError, match="no answer left"):
-            await ask_user([PICK])
+    with use_provider(ScriptedProvider([])), pytest.raises(UserInteractionError,
+                                                            match="no answer left"):
+        await ask_user([PICK])
 
 
 @pytest.mark.parametrize("name", ["", "._shapes", "._registry", "._providers", "._errors"])
