@@ -31,12 +31,24 @@ from .dial import (
     parse_all,
     to_xml,
 )
+from .runtime import (
+    BlockingSayError,
+    Conversation,
+    ConversationBusyError,
+    SayResult,
+    Suggestion,
+    policy_human,
+    scripted_human,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Acknowledge",
     "Ask",
+    "BlockingSayError",
+    "Conversation",
+    "ConversationBusyError",
     "Declare",
     "Delegate",
     "Element",
@@ -48,13 +60,17 @@ __all__ = [
     "Payload",
     "Phatic",
     "Repair",
+    "SayResult",
     "Step",
     "Suggest",
+    "Suggestion",
     "__version__",
     "extract_prose",
     "lint",
     "outcome_reply",
     "parse",
     "parse_all",
+    "policy_human",
+    "scripted_human",
     "to_xml",
 ]

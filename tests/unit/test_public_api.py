@@ -9,7 +9,7 @@ import pytest
 
 import dial_notebook
 
-LAYERS = ["dial_notebook", "dial_notebook.dial"]
+LAYERS = ["dial_notebook", "dial_notebook.dial", "dial_notebook.runtime", "dial_notebook.interaction"]
 
 
 @pytest.mark.parametrize("name", LAYERS)

@@ -1,0 +1,45 @@
+"""The consumer runtime: one conversation with a DIAL agent, and the life of every suggestion.
+
+The rules between an agent, a domain and a person live here, so a test, a terminal and the
+notebook widget behave the same. This layer knows nothing of Jupyter.
+
+    >>> from dial_notebook.runtime import Conversation, policy_human
+    >>> class Notes:
+    ...     actions = {"add-note": {"mutates": True}}
+    ...     def run(self, action, payload):
+    ...         return {"count": 1}
+    >>> replies = iter([
+    ...     '<dial><dial-suggest action="add-note"><dial-payload>{"text": "milk"}'
+    ...     '</dial-payload></dial-suggest></dial>',
+    ...     "<dial><dial-acknowledge>Added.</dial-acknowledge></dial>",
+    ... ])
+    >>> conversation = Conversation(agent=lambda message: next(replies), domain=Notes(),
+    ...                             human=policy_human("accept"))
+    >>> result = conversation.say_sync("add a note: buy milk")
+    >>> result.status, result.turns, [o["status"] for o in result.outcomes]
+    ('idle', 2, ['done'])
+"""
+
+from ._ask import Ask
+from ._conversation import Conversation, ConversationBusyError, SayResult
+from ._events import EVENT_TYPES
+from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
+from ._outcomes import NEEDS_REPLY
+from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion
+from ._sync import BlockingSayError
+
+__all__ = [
+    "EVENT_TYPES",
+    "MAX_EDIT_ATTEMPTS",
+    "NEEDS_REPLY",
+    "Ask",
+    "BlockingSayError",
+    "Conversation",
+    "ConversationBusyError",
+    "PolicyHuman",
+    "SayResult",
+    "ScriptedHuman",
+    "Suggestion",
+    "policy_human",
+    "scripted_human",
+]

@@ -1,0 +1,236 @@
+"""Conversation: one conversation with an agent that speaks DIAL — the turn loop.
+
+    say(text) ─▶ turn 1, 2 … up to max_turns:
+        message = [outcome reply of what is owed] + [domain.context()] + [the person's words]
+                  (parts left out when empty, joined by one blank line)
+        'sent' ─▶ agent.send(message) ─ no reply within timeout ─▶ 'no-reply'  → status no-reply
+                                       └ raises ─▶ the error propagates (nothing owed is lost)
+        'reply' ─▶ its elements handled in order (_reply.py; suggestions: _suggestion.py)
+        a turn follows only for the person's words (an answer; what they wrote instead of
+        deciding) or a done / failed / invalid outcome; otherwise ─▶ status idle
+    past max_turns ─▶ 'turn-limit' → status turn-limit
+
+What the agent was not told — outcomes, and the person's words given inside the conversation —
+stays owed (_state.py) until a message carrying it gets a reply; it goes with the next turn or
+the next ``say`` (``say('')`` sends just that). The caller's own words are not kept when their
+first send fails: the caller sees the failure and can say them again.
+
+Cancelling the task that runs ``say`` (a kernel interrupt) ends the say with CancelledError and
+leaves the conversation usable: the suggestion the person was deciding and the reply's remaining
+ones end ``superseded``, an action cut short ends ``failed``, and all of it is owed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dial import outcome_reply
+from ._ask import Ask
+from ._events import Event, Events, OnEvent
+from ._outcomes import Outcome
+from ._ports import AgentPort, DomainPort, HumanPort
+from ._reply import handle
+from ._state import Reply, State
+from ._suggestion import Suggestion
+from ._sync import BlockingSayError, SyncRunner
+
+
+class ConversationBusyError(RuntimeError):
+    """``say`` was called while another ``say`` of the same conversation was running."""
+
+
+class _NoReply(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SayResult:
+    """How a ``say`` ended: ``status`` ('idle' | 'no-reply' | 'turn-limit'), the turns it
+    took, and every outcome reached on the way (dicts, in order)."""
+
+    status: str
+    turns: int
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+class Conversation:
+    """One conversation with an agent that speaks DIAL.
+
+    Args:
+        agent: an object with ``send(message) -> reply text`` (sync or async), or a callable.
+        domain: the actions the agent may propose and how to run them (see ``_ports.py``).
+        human: ``decide(suggestion)`` and ``answer(ask)``, sync or async.
+        on_event: called with every event (a JSON-able dict), in order.
+        timeout: seconds to wait for a reply before ``no-reply`` (None: wait for ever).
+        max_turns: turns one ``say`` may take before ``turn-limit``.
+
+    Example::
+
+        conversation = Conversation(agent=agent, domain=domain, human=policy_human("accept"))
+        result = await conversation.say("add a note: buy milk")
+        result.status, result.turns, [o["status"] for o in result.outcomes]
+    """
+
+    def __init__(
+        self,
+        *,
+        agent: Any,
+        domain: Any,
+        human: Any,
+        on_event: OnEvent | None = None,
+        timeout: float | None = 90.0,
+        max_turns: int = 8,
+    ) -> None:
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0
+        ):
+            raise ValueError(f"Conversation: timeout must be a positive number of seconds "
+                             f"or None, not {timeout!r}")
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"Conversation: max_turns must be a whole number ≥ 1, "
+                             f"not {max_turns!r}")
+        self._agent = AgentPort(agent)
+        self._state = State(DomainPort(domain), HumanPort(human), Events(on_event))
+        self._timeout = None if timeout is None else float(timeout)
+        self._max_turns = max_turns
+        self._busy = False           # a say is running
+        self._sync: SyncRunner | None = None  # the private loop of say_sync, made on first use
+
+    # -- what a surface reads -------------------------------------------------------------
+
+    @property
+    def transcript(self) -> list[Event]:
+        """Every event so far, oldest first (the list itself: read it, do not change it)."""
+        return self._state.events.transcript
+
+    @property
+    def pending(self) -> Suggestion | Ask | None:
+        """The suggestion or question waiting for the person right now, if any."""
+        return self._state.pending
+
+    @property
+    def busy(self) -> bool:
+        """True while a ``say`` runs."""
+        return self._busy
+
+    @property
+    def owed_outcomes(self) -> list[Outcome]:
+        """Outcomes the agent has not been told yet (they go with the next turn)."""
+        return list(self._state.owed_outcomes)
+
+    @property
+    def owed_words(self) -> list[str]:
+        """The person's words from inside the conversation that have not reached the agent."""
+        return list(self._state.owed_words)
+
+    # -- saying ---------------------------------------------------------------------------
+
+    async def say(self, text: str = "") -> SayResult:
+        """The person says ``text``; turns run until the agent needs nothing back.
+
+        Raises what ``agent.send`` raises (other than running past the timeout), and what the
+        human or the ``on_event`` callback raise; whatever was reached stays owed.
+
+            result = await conversation.say("add a note: buy milk")
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"say() takes the person's words as a str, not {type(text).__name__}")
+        if self._busy:
+            raise ConversationBusyError(
+                "This conversation is already running a say(); wait for it to finish "
+                "(or cancel its task) before saying more."
+            )
+        self._busy = True
+        try:
+            return await self._turns(text)
+        finally:
+            self._busy = False
+            self._state.pending = None
+
+    def say_sync(self, text: str = "") -> SayResult:
+        """``say`` for code that cannot ``await``: a script, or a notebook cell when no click
+        is awaited (a policy or scripted human, a batch run).
+
+        Refuses (``BlockingSayError``) when the human answers through the event loop, as the
+        notebook widget does: waiting here would stop the clicks from ever arriving. Under a
+        running loop the say runs on a worker thread (see ``_sync.py``), so the ports and
+        ``on_event`` are called from that thread while this one waits.
+
+            result = conversation.say_sync("add a note: buy milk")
+        """
+        if self._state.human.needs_event_loop:
+            raise BlockingSayError(
+                "say_sync() would wait for a person whose clicks arrive through this event "
+                "loop, which the wait itself blocks: it would hang. Use "
+                "`await conversation.say(...)` in the cell (or run it as a task) instead; "
+                "say_sync() is for policy or scripted humans."
+            )
+        if not isinstance(text, str):
+            raise TypeError(f"say_sync() takes the person's words as a str, "
+                            f"not {type(text).__name__}")
+        if self._busy:
+            raise ConversationBusyError(
+                "This conversation is already running a say(); say_sync() cannot start another."
+            )
+        if self._sync is None:
+            self._sync = SyncRunner(self)
+        return self._sync.run(lambda: self.say(text))
+
+    # -- the turn loop --------------------------------------------------------------------
+
+    async def _turns(self, text: str) -> SayResult:
+        state = self._state
+        reached: list[Outcome] = []
+        turn = 0
+        while True:
+            turn += 1
+            if turn > self._max_turns:
+                state.events.emit({"type": "turn-limit", "turns": self._max_turns})
+                return SayResult("turn-limit", self._max_turns, reached)
+            outcomes = len(state.owed_outcomes)
+            words = len(state.owed_words)
+            spoken = [*state.owed_words, text] if turn == 1 else list(state.owed_words)
+            message = await self._compose(state.owed_outcomes[:outcomes], spoken)
+            state.events.emit({"type": "sent", "turn": turn, "message": message})
+            try:
+                reply_text = await self._send(message)
+            except _NoReply as exc:
+                state.events.emit({"type": "no-reply", "turn": turn, "error": str(exc)})
+                return SayResult("no-reply", turn, reached)
+            # the agent has the message: what it carried is no longer owed
+            del state.owed_outcomes[:outcomes]
+            del state.owed_words[:words]
+            reply = Reply(state, reached)
+            await handle(reply, turn, reply_text)
+            if not reply.needs_turn():
+                return SayResult("idle", turn, reached)
+
+    async def _compose(self, outcomes: list[Outcome], words: list[str]) -> str:
+        parts = []
+        if outcomes:
+            parts.append(outcome_reply(outcomes))
+        context = await self._state.domain.context()
+        if context:
+            parts.append(context)
+        spoken = "\n\n".join(w for w in words if w)
+        if spoken:
+            parts.append(spoken)
+        return "\n\n".join(parts)
+
+    async def _send(self, message: str) -> str:
+        if self._timeout is None:
+            return await self._agent.send(message)
+        timer = asyncio.timeout(self._timeout)
+        try:
+            async with timer:
+                return await self._agent.send(message)
+        except TimeoutError:
+            if timer.expired():
+                raise _NoReply(f"The agent didn't reply within {self._timeout:g}s") from None
+            raise
+
+    def __repr__(self) -> str:
+        return (f"<Conversation events={len(self.transcript)} "
+                f"owed={len(self._state.owed_outcomes)} busy={self._busy}>")

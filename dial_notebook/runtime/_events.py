@@ -1,0 +1,61 @@
+"""Events: every step of a conversation as a plain JSON-able dict, for surfaces and transcripts.
+
+    type         fields
+    sent         turn, message
+    reply        turn, text
+    inform       text, act ('inform' | 'acknowledge'; absent for plain text and prose)
+    ask          id, text, response_type, options [{value, label, default, disabled}]
+    suggestion   id, action, text, payload, preview, destructive, mutates (valid ones only)
+    outcome      id, action, status, preview, and result / error / code / field / hint / edited
+    no-reply     turn, error
+    turn-limit   turns
+
+An event is recorded in the transcript before the callback sees it, so a callback that raises
+loses nothing; the callback gets the same dict the transcript holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+EVENT_TYPES = (
+    "sent", "reply", "inform", "ask", "suggestion", "outcome", "no-reply", "turn-limit",
+)
+
+Event = dict[str, Any]
+OnEvent = Callable[[Event], object]
+
+
+class Events:
+    """Records events in order and hands each to the ``on_event`` callback."""
+
+    __slots__ = ("_on_event", "transcript")
+
+    def __init__(self, on_event: OnEvent | None) -> None:
+        if on_event is not None:
+            if not callable(on_event):
+                raise TypeError(
+                    f"Conversation: on_event must be a callable, not {type(on_event).__name__}"
+                )
+            if inspect.iscoroutinefunction(on_event):
+                raise TypeError(
+                    "Conversation: on_event must be a plain function (it is called for every "
+                    "event, in order, while the turn runs); an async one would never be awaited"
+                )
+        self._on_event = on_event
+        #: Every event so far, oldest first.
+        self.transcript: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        """Record ``event`` (a dict whose first key is ``type``) and pass it to the callback."""
+        self.transcript.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def emit_quietly(self, event: Event) -> None:
+        """``emit`` on a path that is already raising: a failing callback must not hide why."""
+        with contextlib.suppress(Exception):  # the transcript has it; the first error wins
+            self.emit(event)

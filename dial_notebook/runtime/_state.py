@@ -1,0 +1,95 @@
+"""What a conversation holds between and during turns, and what one reply has produced so far.
+
+``State`` lives as long as the conversation. Its ``owed_outcomes`` and ``owed_words`` are the
+single record of what the agent has not been told: an outcome is appended the moment it is
+reached, the person's words the moment the reply that drew them is done with (or interrupted),
+and both are cleared only when a message carrying them got a reply. So a send that fails, a
+missing reply, a human that raises or a cancelled task leaves nothing untold.
+
+``Reply`` is the handling of one agent reply: its outcomes, the answers given to its questions,
+and what the person wrote instead of deciding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._events import Events
+from ._outcomes import NEEDS_REPLY, Outcome, outcome
+from ._ports import DomainPort, HumanPort
+
+if TYPE_CHECKING:
+    from ._ask import Ask
+    from ._suggestion import Suggestion
+
+
+@dataclass(eq=False)
+class State:
+    """The conversation's ports, events, counters and what is owed to the agent."""
+
+    domain: DomainPort
+    human: HumanPort
+    events: Events
+    #: Outcomes the agent has not been told yet.
+    owed_outcomes: list[Outcome] = field(default_factory=list)
+    #: The person's words from inside the conversation that have not reached the agent.
+    owed_words: list[str] = field(default_factory=list)
+    #: What waits for the person right now: a Suggestion, an Ask, or None.
+    pending: Suggestion | Ask | None = None
+    #: How many suggestion ids the runtime assigned (sg-1, sg-2 …), across turns and says.
+    assigned: int = 0
+    #: How many ask ids the runtime assigned (ask-1, ask-2 …).
+    asked: int = 0
+
+    def suggestion_id(self, given: str | None) -> str:
+        if given:
+            return given
+        self.assigned += 1
+        return f"sg-{self.assigned}"
+
+    def ask_id(self, given: str | None) -> str:
+        if given:
+            return given
+        self.asked += 1
+        return f"ask-{self.asked}"
+
+
+@dataclass(eq=False)
+class Reply:
+    """One reply being handled."""
+
+    state: State
+    #: Every outcome of the current ``say`` (the reply adds its own to it).
+    reached: list[Outcome]
+    #: How many questions the reply asks (decides how answers are written).
+    asks: int = 0
+    outcomes: list[Outcome] = field(default_factory=list)
+    #: (question, answer) for every question the person answered.
+    answers: list[tuple[Ask, str]] = field(default_factory=list)
+    #: What the person wrote instead of deciding; once set, the rest of the reply is superseded.
+    said: str | None = None
+
+    @property
+    def moved_on(self) -> bool:
+        return self.said is not None
+
+    def settle(self, sid: str, action: str, status: str, preview: str,
+               *, quiet: bool = False, **fields: Any) -> Outcome:
+        """Record the suggestion's one outcome as owed, then tell the surface."""
+        result = outcome(sid, action, status, preview, **fields)
+        self.state.owed_outcomes.append(result)
+        self.reached.append(result)
+        self.outcomes.append(result)
+        event = {"type": "outcome", **result}
+        if quiet:
+            self.state.events.emit_quietly(event)
+        else:
+            self.state.events.emit(event)
+        return result
+
+    def needs_turn(self) -> bool:
+        """Whether a turn follows: the person's words, or an outcome the agent reacts to now."""
+        if self.moved_on or self.answers:
+            return True
+        return any(o["status"] in NEEDS_REPLY for o in self.outcomes)

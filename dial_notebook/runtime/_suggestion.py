@@ -1,0 +1,245 @@
+"""The life of one suggestion, from the agent's ``<dial-suggest>`` to its one outcome.
+
+    proposed ─ unknown action / invalid payload ──────────▶ invalid   (never shown)
+       │  the person already moved on in this reply ──────▶ superseded
+       ├─ read-only action ─▶ runs at once ───────────────▶ done | failed
+       ├─ hand-off action  ─▶ runs at once ───────────────▶ handed-off | failed
+       └─ 'suggestion' event; the person decides:
+            accept  ─▶ runs ──────────────────────────────▶ done | failed
+            edit    ─▶ validated ─▶ runs ─────────────────▶ done | failed  (edited: true)
+                       └ refused: shown back with .issue, decide again;
+                         the third refusal ───────────────▶ invalid
+            dismiss ──────────────────────────────────────▶ dismissed
+            say     ─▶ this and the reply's remaining ────▶ superseded; the words go next
+       interrupted (human raised, task cancelled) ────────▶ superseded | failed (run cut short)
+
+Stronger than a naive port of the reference: an accept of a payload that was never validated
+(the one shown back after a refused edit) is validated first and counts as an edit; a
+validate that raises is a refusal (code ``validation-error``); a ``<dial-payload>`` that is
+not valid JSON is ``invalid`` with code ``invalid-json``; an empty one counts as no payload.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..dial import Declare, Payload, Suggest
+from ._outcomes import failure, interrupted, jsonable
+from ._ports import ActionSpec
+from ._state import Reply
+
+#: Refused edits after which a suggestion ends invalid.
+MAX_EDIT_ATTEMPTS = 3
+
+_DECISIONS = "{'accept': True}, {'dismiss': True}, {'edit': payload} or {'say': text}"
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A proposal as the person sees it.
+
+    ``text`` is the agent's own wording, ``preview`` the domain's, ``issue`` why the last
+    edit was refused: a dict with ``code`` / ``field`` / ``hint`` (those the domain gave) and
+    ``errors`` when the domain itemised them.
+
+        >>> Suggestion(id="sg-1", action="add-note", payload={"text": "milk"}).to_dict()["id"]
+        'sg-1'
+    """
+
+    id: str
+    action: str
+    text: str = ""
+    payload: Any = None
+    preview: str = ""
+    destructive: bool = False
+    issue: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The suggestion as a JSON-able dict (``issue`` only after a refused edit)."""
+        data = {
+            "id": self.id, "action": self.action, "text": self.text, "payload": self.payload,
+            "preview": self.preview, "destructive": self.destructive,
+        }
+        if self.issue is not None:
+            data["issue"] = dict(self.issue)
+        return data
+
+
+def has_payload(suggest: Suggest) -> bool:
+    """Whether the suggest carries its own payload (an empty ``<dial-payload/>`` is none)."""
+    return suggest.payload is not None and bool(suggest.payload.raw.strip())
+
+
+def payload_of(suggest: Suggest, declare: Declare | None) -> tuple[Any, str | None]:
+    """(payload, why it cannot be read, or None): the suggest's own, else its declare's.
+
+    A declare's JSON may be its ``<dial-payload>`` or its text; text that is not JSON, like
+    no payload at all, is read as ``{}``.
+    """
+    if has_payload(suggest):
+        return _value(suggest.payload)
+    if declare is None:
+        return {}, None
+    if declare.payload is not None and declare.payload.raw.strip():
+        return _value(declare.payload)
+    return _declare_text(declare), None
+
+
+def _value(payload: Payload) -> tuple[Any, str | None]:
+    if payload.error is not None:
+        return None, payload.error
+    return payload.value, None
+
+
+def _declare_text(declare: Declare) -> Any:
+    text = declare.text.strip()
+    if not text:
+        return {}
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+
+
+def read_decision(decision: Any) -> tuple[str, Any]:
+    """('accept' | 'dismiss' | 'edit' | 'say', value) from what ``human.decide`` returned."""
+    if isinstance(decision, Mapping):
+        if decision.get("dismiss"):
+            return "dismiss", None
+        if isinstance(decision.get("say"), str):
+            return "say", decision["say"]
+        if "edit" in decision and "say" not in decision:
+            return "edit", decision["edit"]
+        if decision.get("accept") and "say" not in decision:
+            return "accept", None
+    raise ValueError(f"human.decide() must return {_DECISIONS}; got {decision!r}")
+
+
+async def on_suggest(reply: Reply, suggest: Suggest, declare: Declare | None) -> None:
+    """Take one suggestion to its outcome; if interrupted, it still gets one."""
+    sid = reply.state.suggestion_id(suggest.id)
+    settled = len(reply.outcomes)
+    life = _Life(reply, sid, suggest, declare)
+    try:
+        await life.run()
+    except BaseException:
+        if len(reply.outcomes) == settled:
+            reply.settle(sid, life.action, "superseded", life.preview or "", quiet=True)
+        raise
+
+
+def supersede(reply: Reply, suggest: Suggest, declare: Declare | None) -> None:
+    """Settle a suggestion the reply's handling never reached (it was interrupted)."""
+    state = reply.state
+    sid = state.suggestion_id(suggest.id)
+    action = suggest.action or ""
+    if state.domain.spec(action) is None:
+        reply.settle(sid, action, "invalid", "", quiet=True, **_unknown(action))
+        return
+    payload, _ = payload_of(suggest, declare)
+    reply.settle(sid, action, "superseded", state.domain.preview_now(action, payload), quiet=True)
+
+
+def _unknown(action: str) -> dict[str, str]:
+    return {"code": "unknown-action", "hint": f"There is no action '{action}'."}
+
+
+class _Life:
+    """One suggestion's way through the lifecycle drawn above."""
+
+    def __init__(self, reply: Reply, sid: str, suggest: Suggest, declare: Declare | None):
+        self.reply = reply
+        self.state = reply.state
+        self.sid = sid
+        self.suggest = suggest
+        self.declare = declare
+        self.action = suggest.action or ""
+        #: The preview once computed (an interrupted suggestion is superseded with it).
+        self.preview: str | None = None
+
+    def settle(self, status: str, **fields: Any) -> None:
+        self.reply.settle(self.sid, self.action, status, self.preview or "", **fields)
+
+    async def run(self) -> None:
+        domain = self.state.domain
+        spec = domain.spec(self.action)
+        if spec is None:
+            self.settle("invalid", **_unknown(self.action))
+            return
+        payload, unreadable = payload_of(self.suggest, self.declare)
+        if self.reply.moved_on:
+            self.preview = await domain.preview(self.action, payload)
+            self.settle("superseded")
+            return
+        if unreadable is not None:
+            self.settle("invalid", code="invalid-json",
+                        hint=f"The payload could not be read: {unreadable}")
+            return
+        check = await domain.validate(self.action, payload)
+        if not check.ok:
+            self.settle("invalid", **check.issue())
+            return
+        self.preview = await domain.preview(self.action, payload)
+        suggestion = Suggestion(
+            id=self.sid, action=self.action, text=self.suggest.text, payload=payload,
+            preview=self.preview, destructive=spec.destructive,
+        )
+        self.state.events.emit(
+            {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
+        )
+        await self._decide_or_run(spec, suggestion)
+
+    async def _decide_or_run(self, spec: ActionSpec, suggestion: Suggestion) -> None:
+        if spec.handoff:
+            await self._run(suggestion.payload, status="handed-off")
+            return
+        if not spec.mutates:
+            await self._run(suggestion.payload)
+            return
+        shown, validated, refused = suggestion, True, 0
+        while True:
+            self.state.pending = shown
+            try:
+                decision = await self.state.human.decide(shown)
+            finally:
+                self.state.pending = None
+            kind, value = read_decision(decision)
+            if kind == "dismiss":
+                self.settle("dismissed")
+                return
+            if kind == "say":
+                self.reply.said = value
+                self.settle("superseded")
+                return
+            if kind == "accept" and validated:
+                await self._run(shown.payload)
+                return
+            edited = shown.payload if kind == "accept" else value
+            check = await self.state.domain.validate(self.action, edited)
+            if check.ok:
+                self.preview = await self.state.domain.preview(self.action, edited)
+                await self._run(edited, edited=True)
+                return
+            refused += 1
+            if refused >= MAX_EDIT_ATTEMPTS:
+                self.settle("invalid", **check.issue())
+                return
+            shown = dataclasses.replace(shown, payload=edited, issue=check.for_person())
+            validated = False
+
+    async def _run(self, payload: Any, *, status: str = "done", edited: bool = False) -> None:
+        extra = {"edited": True} if edited else {}
+        try:
+            result = await self.state.domain.run(self.action, payload)
+        except Exception as exc:
+            self.settle("failed", **failure(exc), **extra)
+            return
+        except BaseException:
+            self.reply.settle(self.sid, self.action, "failed", self.preview or "",
+                              quiet=True, **interrupted(), **extra)
+            raise
+        self.settle(status, result=jsonable(result), **extra)
