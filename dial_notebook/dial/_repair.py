@@ -24,8 +24,6 @@ KNOWN_TAGS = frozenset(
     {"dial", "dial-payload", "dial-option", "dial-context", "step", *ELEMENT_CLASSES}
 )
 
-_ENTITY = re.compile(r"&(?:[A-Za-z_][\w.-]{0,31}|#[0-9]{1,8}|#x[0-9A-Fa-f]{1,8});")
-_XML_NAMED = frozenset({"amp", "lt", "gt", "quot", "apos"})
 # A start or end tag: name, then attributes without '<' or '>'. Character classes only, and
 # no nested quantifiers, so a failed match costs at most the distance to the next '<' or '>'.
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*)>")
@@ -49,59 +47,41 @@ def remove_forbidden_characters(text: str) -> tuple[str, list[Repair]]:
                             f"Removed {n} character(s) that XML does not allow (NUL or control).")]
 
 
-def _escape_ampersands(text: str) -> tuple[str, int]:
-    out: list[str] = []
-    count = 0
-    pos = 0
-    while True:
-        i = text.find("&", pos)
-        if i < 0:
-            out.append(text[pos:])
-            break
-        out.append(text[pos:i])
-        m = _ENTITY.match(text, i)
-        if m and (m.group(0)[1] == "#" or m.group(0)[1:-1] in _XML_NAMED):
-            out.append(m.group(0))
-            pos = m.end()
-        else:
-            out.append("&amp;")
-            count += 1
-            pos = i + 1
-    return "".join(out), count
+_STRAY_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,8}|#x[0-9A-Fa-f]{1,8});)")
+# A '<' that opens no known tag (one that reaches its '>' before any other '<') and no comment.
+_STRAY_LESS_THAN = re.compile(
+    r"<(?!!--|/?(?:" + "|".join(sorted(map(re.escape, KNOWN_TAGS), key=len, reverse=True))
+    + r")(?=[\s/>])[^<>]*>)"
+)
 
 
-def _escape_stray_less_than(text: str) -> tuple[str, int]:
-    """Escape every ``<`` that does not open a known tag, a comment or CDATA."""
-    out: list[str] = []
-    count = 0
+def _outside_cdata(text: str) -> list[tuple[bool, str]]:
+    """The text cut into (is_cdata, piece); an unclosed CDATA section is ordinary text."""
+    pieces: list[tuple[bool, str]] = []
     pos = 0
     while True:
-        i = text.find("<", pos)
-        if i < 0:
-            out.append(text[pos:])
-            break
-        out.append(text[pos:i])
-        m = _TAG.match(text, i)
-        if m and m.group(2) in KNOWN_TAGS:
-            out.append(m.group(0))
-            pos = m.end()
-            continue
-        if text.startswith("<!--", i):
-            j = text.find("-->", i + 4)
-            if j >= 0:
-                out.append(text[i:j + 3])
-                pos = j + 3
-                continue
-        if text.startswith("<![CDATA[", i):
-            j = text.find("]]>", i + 9)
-            if j >= 0:
-                out.append(text[i:j + 3])
-                pos = j + 3
-                continue
-        out.append("&lt;")
-        count += 1
-        pos = i + 1
-    return "".join(out), count
+        i = text.find("<![CDATA[", pos)
+        j = text.find("]]>", i + 9) if i >= 0 else -1
+        if i < 0 or j < 0:
+            pieces.append((False, text[pos:]))
+            return pieces
+        pieces.append((False, text[pos:i]))
+        pieces.append((True, text[i:j + 3]))
+        pos = j + 3
+
+
+def _escape_strays(text: str) -> tuple[str, int, int]:
+    """Escape stray ``&`` and ``<`` outside CDATA; (text, ampersands, less-thans)."""
+    out: list[str] = []
+    n_amp = n_lt = 0
+    for is_cdata, piece in _outside_cdata(text):
+        if not is_cdata:
+            piece, a = _STRAY_AMPERSAND.subn("&amp;", piece)
+            piece, b = _STRAY_LESS_THAN.subn("&lt;", piece)
+            n_amp += a
+            n_lt += b
+        out.append(piece)
+    return "".join(out), n_amp, n_lt
 
 
 def _balance_tags(text: str) -> tuple[str, list[Repair]]:
@@ -151,11 +131,10 @@ def repair(source: str) -> tuple[str, list[Repair]]:
     repairs: list[Repair] = []
     text, found = remove_forbidden_characters(source)
     repairs += found
-    text, n_amp = _escape_ampersands(text)
+    text, n_amp, n_lt = _escape_strays(text)
     if n_amp:
         repairs.append(Repair("escaped-ampersand",
                               f"Escaped {n_amp} '&' that began no entity (write it as &amp;)."))
-    text, n_lt = _escape_stray_less_than(text)
     if n_lt:
         repairs.append(Repair("escaped-less-than",
                               f"Escaped {n_lt} '<' that began no DIAL tag (write it as &lt;)."))
