@@ -8,6 +8,14 @@ was accepted; the agent is told what became of every proposal.
     'agent'
 """
 
+from .agents import (
+    AgentError,
+    AnthropicAgent,
+    DemoAgent,
+    OpenAIAgent,
+    ScriptedAgent,
+    system_prompt,
+)
 from .dial import (
     Acknowledge,
     Ask,
@@ -31,6 +39,7 @@ from .dial import (
     parse_all,
     to_xml,
 )
+from .domains import ActionError, DataFramesDomain, NotesDomain, SchemaDomain, load_sales
 from .runtime import (
     BlockingSayError,
     Conversation,
@@ -45,32 +54,43 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Acknowledge",
+    "ActionError",
+    "AgentError",
+    "AnthropicAgent",
     "Ask",
     "BlockingSayError",
     "Conversation",
     "ConversationBusyError",
+    "DataFramesDomain",
     "Declare",
     "Delegate",
+    "DemoAgent",
     "Element",
     "Envelope",
     "Execute",
     "Finding",
     "Inform",
+    "NotesDomain",
+    "OpenAIAgent",
     "Option",
     "Payload",
     "Phatic",
     "Repair",
     "SayResult",
+    "SchemaDomain",
+    "ScriptedAgent",
     "Step",
     "Suggest",
     "Suggestion",
     "__version__",
     "extract_prose",
     "lint",
+    "load_sales",
     "outcome_reply",
     "parse",
     "parse_all",
     "policy_human",
     "scripted_human",
+    "system_prompt",
     "to_xml",
 ]

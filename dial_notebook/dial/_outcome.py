@@ -10,7 +10,9 @@ The text is fixed by the runtime document and its wire details, character for ch
     </dial>
 
 The JSON is written as JavaScript's ``JSON.stringify`` writes it (compact, non-ASCII as is,
-``1.0`` as ``1``, ``1e+21``, NaN as ``null``) with every ``<`` as ``\\u003c``.
+``1.0`` as ``1``, ``1e+21``, NaN as ``null``) with every ``<`` as ``\\u003c``. One addition to
+the reference: a ``data:`` URL in a result longer than ``MAX_DATA_URL`` characters (a chart's
+PNG) is replaced by a short note, so an image is not sent to the agent as text.
 """
 
 from __future__ import annotations
@@ -32,6 +34,22 @@ STATUSES: dict[str, str] = {
 }
 
 _JSON_KEYS = ("action", "status", "result", "error", "code", "field", "hint")
+#: ``data:`` URLs longer than this (a plot's PNG) reach the agent as a short placeholder.
+MAX_DATA_URL = 2048
+
+
+def _elide_data_urls(value: Any) -> Any:
+    """The value with long ``data:`` URLs replaced by a note; the person still sees them."""
+    if isinstance(value, str):
+        if len(value) > MAX_DATA_URL and value.startswith("data:"):
+            head = value[: value.find(",") + 1] if "," in value[:200] else "data:"
+            return f"{head}[{len(value):,} characters omitted: shown to the person]"
+        return value
+    if isinstance(value, Mapping):
+        return {k: _elide_data_urls(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_elide_data_urls(v) for v in value]
+    return value
 
 
 def escape_text(text: str) -> str:
@@ -106,6 +124,8 @@ def js_json(value: Any) -> str:
 def outcome_json(outcome: Mapping[str, Any]) -> str:
     """The outcome's payload JSON: key order of the spec, ``id``/``preview`` left out."""
     body: dict[str, Any] = {k: outcome[k] for k in _JSON_KEYS if k in outcome}
+    if "result" in body:
+        body["result"] = _elide_data_urls(body["result"])
     if "result" in body:
         for k in ("error", "code", "field", "hint"):
             body.pop(k, None)

@@ -111,3 +111,18 @@ def test_objects_that_are_not_json_become_text():
             return "a thing"
 
     assert js_json({"r": Thing(), "t": (1, 2)}) == '{"r":"a thing","t":[1,2]}'
+
+
+def test_a_long_data_url_in_a_result_reaches_the_agent_as_a_short_note():
+    png = "data:image/png;base64," + "A" * 40_000
+    reply = outcome_reply([{"id": "p", "action": "plot", "status": "done", "preview": "Plot",
+                            "result": {"media": [{"src": png, "alt": "price by size"}]}}])
+    assert "AAAA" not in reply
+    assert ('{"src":"data:image/png;base64,[40,022 characters omitted: shown to the person]",'
+            '"alt":"price by size"}') in reply
+
+
+def test_a_short_data_url_is_kept():
+    url = "data:text/plain,hello"
+    reply = outcome_reply([{"id": "p", "action": "a", "status": "done", "preview": "", "result": url}])
+    assert f'"result":"{url}"' in reply

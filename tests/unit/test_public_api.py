@@ -9,7 +9,8 @@ import pytest
 
 import dial_notebook
 
-LAYERS = ["dial_notebook", "dial_notebook.dial", "dial_notebook.runtime", "dial_notebook.interaction"]
+LAYERS = ["dial_notebook", "dial_notebook.dial", "dial_notebook.runtime", "dial_notebook.interaction",
+          "dial_notebook.domains", "dial_notebook.agents"]
 
 
 @pytest.mark.parametrize("name", LAYERS)

@@ -1,0 +1,33 @@
+"""Agents: what ``agent.send(message)`` talks to, and the DIAL system prompt.
+
+    OpenAIAgent     any chat-completions server (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)
+    AnthropicAgent  Anthropic's Messages API
+    DemoAgent       offline, no key: speaks DIAL for the notes and dataframes domains
+    ScriptedAgent   replays replies, for tests, teaching and demos
+    system_prompt   teaches a model DIAL v0.1 and a domain's actions
+
+The SDKs are optional extras (``pip install dial-notebook[openai]`` / ``[anthropic]``):
+importing this package needs neither; creating an agent without its SDK says what to install.
+
+    >>> from dial_notebook.agents import ScriptedAgent
+    >>> ScriptedAgent(["<dial><dial-inform>hi</dial-inform></dial>"]).send("hello")
+    '<dial><dial-inform>hi</dial-inform></dial>'
+"""
+
+from ._anthropic import AnthropicAgent
+from ._demo import DemoAgent
+from ._errors import AgentError, MissingSDKError
+from ._openai import OpenAIAgent
+from ._prompt import system_prompt
+from ._scripted import ScriptedAgent, ScriptExhaustedError
+
+__all__ = [
+    "AgentError",
+    "AnthropicAgent",
+    "DemoAgent",
+    "MissingSDKError",
+    "OpenAIAgent",
+    "ScriptExhaustedError",
+    "ScriptedAgent",
+    "system_prompt",
+]

@@ -1,0 +1,25 @@
+"""Domains: what an agent may propose, described with JSON Schemas, and two ready domains.
+
+- ``SchemaDomain``: actions whose payloads (the agent's, and the person's edits) are validated
+  by jsonschema, with a readable hint for every refusal.
+- ``NotesDomain``: notes in memory (the runtime spec's example vocabulary).
+- ``DataFramesDomain``: EDA over pandas DataFrames (pandas is the ``data`` extra);
+  ``load_sales()`` gives a small data set to explore.
+- ``ActionError``: what a run function raises to fail with a code, a field and a hint.
+"""
+
+from ._errors import ActionError
+from ._sales import load_sales
+from ._schema_domain import ActionSpec, RunRecord, SchemaDomain
+from .dataframes import DataFramesDomain
+from .notes import NotesDomain
+
+__all__ = [
+    "ActionError",
+    "ActionSpec",
+    "DataFramesDomain",
+    "NotesDomain",
+    "RunRecord",
+    "SchemaDomain",
+    "load_sales",
+]

@@ -1,0 +1,554 @@
+"""SchemaDomain: a domain whose actions are described with JSON Schemas.
+
+A domain is the vocabulary an agent may propose from (dial-runtime.md, "The domain"): the
+runtime reads ``actions`` and calls ``validate``, ``preview``, ``run`` and ``context``. Here each
+action is a JSON Schema for its payload plus a run function, so the agent's payloads and the
+person's edits are validated alike and every refusal names the field and how to fix it.
+
+    notes = SchemaDomain("notes", context=lambda: f'<context notes="{len(store)}"/>')
+
+    @notes.action(schema={...}, mutates=True, preview="Add the note '{text}'")
+    def add_note(payload): ...             # the action 'add-note'
+
+Three ways to define actions: the decorator above, ``SchemaDomain.from_dict`` and
+``SchemaDomain.from_file`` (JSON or YAML, run functions bound afterwards with ``bind`` /
+``runs``). An action that ``mutates`` may have ``undo(payload, result)``; every successful
+mutating run is kept in ``history`` so ``undo_last`` can take the latest change back.
+
+The life of a payload here:
+
+    payload ── None is read as {} ──▶ validate: depth, JSON Schema, check(payload)
+        ├─ refused ─▶ {'ok': False, 'code', 'field', 'hint', 'errors'}
+        └─ ok ─▶ preview (template or callable) ─▶ run (sync or async)
+                 ─▶ history (mutating actions)
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import referencing.jsonschema
+from referencing import Registry, Resource
+
+from ._errors import ActionError, refusal
+from ._hints import did_you_mean
+from ._preview import check_template, render, summary
+
+if TYPE_CHECKING:
+    from ._validation import PayloadValidator
+
+# ._validation is imported when first needed: jsonschema takes seconds to import where the
+# optional rfc3987-syntax is installed (it builds a grammar), and importing dial_notebook
+# should not wait for that.
+
+Payload = dict[str, Any]
+RunFunction = Callable[[Payload], Any]
+UndoFunction = Callable[[Payload, Any], Any]
+CheckFunction = Callable[[Payload], None]
+PreviewFunction = Callable[[Payload], str]
+F = TypeVar("F", bound=Callable[..., Any])
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+_SPEC_KEYS = (
+    "schema", "mutates", "destructive", "handoff", "preview", "run", "undo", "check", "description",
+)
+_FILE_KEYS = ("name", "description", "context", "schemas", "actions")
+
+
+@dataclass
+class ActionSpec:
+    """One action: its payload's schema, how the runtime treats it, and its functions.
+
+    Readable as a mapping too (``spec["mutates"]``), as the runtime accepts either.
+
+    Args:
+        name: the action's name, as the agent writes it in ``<dial-suggest action=…>``.
+        schema: the JSON Schema of its payload.
+        mutates: False for read-only actions, which run without asking the person.
+        destructive: shown to the person as a warning.
+        handoff: runs at once and ends ``handed-off`` (another panel takes it over).
+        preview: a template (``"Add the note '{text}'"``) or ``preview(payload) -> str``.
+        run: ``run(payload)``, sync or async; raises (``ActionError``) to fail.
+        undo: ``undo(payload, result)`` takes a successful run back.
+        check: ``check(payload)`` raises ``ActionError`` for what a schema cannot say
+            (a note that does not exist); run after the schema passes.
+        description: what the action does, for the agent's system prompt.
+    """
+
+    name: str
+    schema: dict[str, Any]
+    mutates: bool = True
+    destructive: bool = False
+    handoff: bool = False
+    preview: str | PreviewFunction | None = None
+    run: RunFunction | None = None
+    undo: UndoFunction | None = None
+    check: CheckFunction | None = None
+    description: str = ""
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _SPEC_KEYS or key == "name":
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The attribute ``key``, or ``default``."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A successful run of a mutating action, kept so that it can be undone."""
+
+    action: str
+    payload: Any
+    result: Any = field(compare=False)
+
+
+class SchemaDomain:
+    """A domain of actions described with JSON Schemas.
+
+    Args:
+        name: the domain's name.
+        context: ``context() -> str`` sent to the agent with every turn, or a fixed string.
+        schemas: shared schemas (each with an ``$id``) that actions may ``$ref``; nothing
+            else is ever resolved, and nothing is fetched.
+        description: what the domain is for, for the agent's system prompt.
+
+        >>> notes = SchemaDomain("notes")
+        >>> @notes.action(schema={"type": "object", "required": ["text"]}, preview="Add '{text}'")
+        ... def add_note(payload):
+        ...     '''Add a note.'''
+        ...     return {"id": 1}
+        >>> notes.validate("add-note", {})["hint"]
+        'text is required'
+        >>> notes.run("add-note", {"text": "buy milk"})
+        {'id': 1}
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        context: Callable[[], str] | str | None = None,
+        schemas: Iterable[Mapping[str, Any]] = (),
+        description: str = "",
+    ) -> None:
+        self.name = name
+        self.description = description
+        #: Successful runs of mutating actions, oldest first.
+        self.history: list[RunRecord] = []
+        self._context = context
+        self._actions: dict[str, ActionSpec] = {}
+        # The shared schemas and actions' schemas with an $id: all that $ref may reach.
+        self._resources: dict[str, Resource[Any]] = {}
+        # Compiled validators by action name, dropped whenever the registry changes.
+        self._validators: dict[str, PayloadValidator] = {}
+        for schema in schemas:
+            self._add_resource(dict(schema), required=True)
+
+    def __repr__(self) -> str:
+        return f"SchemaDomain({self.name!r}, actions={list(self._actions)!r})"
+
+    # Defining actions
+
+    @property
+    def actions(self) -> Mapping[str, ActionSpec]:
+        """The actions by name (read-only)."""
+        return MappingProxyType(self._actions)
+
+    def action(
+        self,
+        schema: Mapping[str, Any] | None = None,
+        *,
+        name: str | None = None,
+        mutates: bool = True,
+        destructive: bool = False,
+        handoff: bool = False,
+        preview: str | PreviewFunction | None = None,
+        undo: UndoFunction | None = None,
+        check: CheckFunction | None = None,
+        description: str | None = None,
+    ) -> Callable[[F], F]:
+        """Decorate a run function to make it an action (named after it: ``add_note`` is
+        ``'add-note'``). The function is returned unchanged. See ``ActionSpec`` for the rest."""
+
+        def decorate(run: F) -> F:
+            self.add_action(
+                name or run.__name__.replace("_", "-"), schema=schema, run=run, mutates=mutates,
+                destructive=destructive, handoff=handoff, preview=preview, undo=undo,
+                check=check, description=description,
+            )
+            return run
+
+        return decorate
+
+    def add_action(
+        self,
+        name: str,
+        *,
+        schema: Mapping[str, Any] | None = None,
+        run: RunFunction | None = None,
+        mutates: bool = True,
+        destructive: bool = False,
+        handoff: bool = False,
+        preview: str | PreviewFunction | None = None,
+        undo: UndoFunction | None = None,
+        check: CheckFunction | None = None,
+        description: str | None = None,
+    ) -> ActionSpec:
+        """Add an action; raises ``ValueError`` for a bad name or schema, ``TypeError`` for a
+        flag or function of the wrong type. ``schema`` defaults to any object."""
+        spec = self._build(
+            name, schema=schema, run=run, mutates=mutates, destructive=destructive,
+            handoff=handoff, preview=preview, undo=undo, check=check, description=description,
+        )
+        self._register(spec)
+        self._verify_schema(spec)
+        return spec
+
+    def _build(
+        self,
+        name: str,
+        *,
+        schema: Any = None,
+        run: Any = None,
+        mutates: Any = True,
+        destructive: Any = False,
+        handoff: Any = False,
+        preview: Any = None,
+        undo: Any = None,
+        check: Any = None,
+        description: str | None = None,
+    ) -> ActionSpec:
+        """The spec of a new action, every option checked but its refs (see _verify_schema)."""
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ValueError(f"action name {name!r} must be letters, digits and . _ : -")
+        if name in self._actions:
+            raise ValueError(f"action {name!r} is already defined in domain {self.name!r}")
+        if schema is not None and not isinstance(schema, Mapping):
+            raise TypeError(f"action {name!r}: schema must be a JSON Schema object (a dict)")
+        schema = copy.deepcopy(dict(schema)) if schema is not None else {"type": "object"}
+        flags = (("mutates", mutates), ("destructive", destructive), ("handoff", handoff))
+        for flag, value in flags:
+            if not isinstance(value, bool):
+                raise TypeError(f"action {name!r}: {flag} must be True or False, not {value!r}")
+        for role, function in (("run", run), ("undo", undo), ("check", check)):
+            if function is not None and not callable(function):
+                raise TypeError(f"action {name!r}: {role} must be a function")
+        if isinstance(preview, str):
+            check_template(preview)
+        elif preview is not None and not callable(preview):
+            raise TypeError(f"action {name!r}: preview must be a template string or a function")
+        if description is None:
+            description = _first_paragraph(inspect.getdoc(run) if run else None)
+            description = description or str(schema.get("description", ""))
+        from ._validation import validator_class
+
+        try:
+            validator_class(schema)
+        except ValueError as error:
+            raise ValueError(f"action {name!r}: {error}") from None
+        return ActionSpec(
+            name=name, schema=schema, mutates=mutates, destructive=destructive, handoff=handoff,
+            preview=preview, run=run, undo=undo, check=check, description=description,
+        )
+
+    def _register(self, spec: ActionSpec) -> None:
+        self._add_resource(spec.schema, required=False)
+        self._actions[spec.name] = spec
+
+    def bind(self, name: str, run: RunFunction, *, undo: UndoFunction | None = None) -> None:
+        """Give the action ``name`` (defined from a dict or a file) its run function, and undo."""
+        spec = self._spec(name, error=KeyError)
+        if not callable(run) or (undo is not None and not callable(undo)):
+            raise TypeError(f"action {name!r}: run and undo must be functions")
+        spec.run = run
+        if undo is not None:
+            spec.undo = undo
+        if not spec.description:
+            spec.description = _first_paragraph(inspect.getdoc(run))
+
+    def runs(self, name: str) -> Callable[[F], F]:
+        """Decorator form of ``bind``: ``@domain.runs("add-note")``."""
+
+        def decorate(run: F) -> F:
+            self.bind(name, run)
+            return run
+
+        return decorate
+
+    def undoes(self, name: str) -> Callable[[F], F]:
+        """Decorate ``undo(payload, result)`` for the action ``name``."""
+
+        def decorate(undo: F) -> F:
+            spec = self._spec(name, error=KeyError)
+            if not callable(undo):
+                raise TypeError(f"action {name!r}: undo must be a function")
+            spec.undo = undo
+            return undo
+
+        return decorate
+
+    @classmethod
+    def from_dict(
+        cls,
+        name: str,
+        actions: Mapping[str, Mapping[str, Any]],
+        *,
+        context: Callable[[], str] | str | None = None,
+        schemas: Iterable[Mapping[str, Any]] = (),
+        description: str = "",
+    ) -> SchemaDomain:
+        """A domain from a dict of action specs, name → ``{schema, mutates, destructive,
+        handoff, preview, run, undo, check, description}`` (all optional).
+
+            >>> domain = SchemaDomain.from_dict("notes", {
+            ...     "list-notes": {"schema": {"type": "object"}, "mutates": False},
+            ... })
+            >>> domain.actions["list-notes"].mutates
+            False
+        """
+        domain = cls(name, context=context, schemas=schemas, description=description)
+        if not isinstance(actions, Mapping):
+            raise TypeError("actions must be a dict of action name → spec")
+        for action, spec in actions.items():
+            if not isinstance(spec, Mapping):
+                raise TypeError(f"action {action!r}: its spec must be a dict")
+            unknown = [key for key in spec if key not in _SPEC_KEYS]
+            if unknown:
+                hint = did_you_mean(unknown[0], _SPEC_KEYS)
+                raise ValueError(f"action {action!r}: unknown key {unknown[0]!r}{hint}")
+            domain._register(domain._build(action, **spec))
+        for defined in list(domain._actions.values()):  # refs may name any action's $id
+            domain._verify_schema(defined)
+        return domain
+
+    @classmethod
+    def from_file(
+        cls, path: str | Path, *, context: Callable[[], str] | str | None = None
+    ) -> SchemaDomain:
+        """A domain from a JSON or YAML file (``.json``, ``.yaml``, ``.yml``) holding
+        ``{name, description, context, schemas, actions}``; ``actions`` as in ``from_dict``
+        without functions (bind them afterwards with ``bind`` or ``runs``).
+
+            domain = SchemaDomain.from_file("notes.yaml")
+            domain.bind("add-note", add_note)
+        """
+        path = Path(path)
+        source = path.read_text(encoding="utf-8")
+        if path.suffix.lower() in (".yaml", ".yml"):
+            try:
+                import yaml
+            except ImportError:
+                raise ImportError(
+                    "reading a domain from YAML needs PyYAML: pip install dial-notebook[yaml]"
+                ) from None
+            data = yaml.safe_load(source)
+        else:
+            data = json.loads(source)
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a domain file holds an object with 'actions'")
+        unknown = [key for key in data if key not in _FILE_KEYS]
+        if unknown:
+            hint = did_you_mean(unknown[0], _FILE_KEYS)
+            raise ValueError(f"{path}: unknown key {unknown[0]!r}{hint}")
+        for action, spec in (data.get("actions") or {}).items():
+            for key in ("run", "undo", "check"):
+                if isinstance(spec, dict) and key in spec:
+                    raise ValueError(
+                        f"{path}: action {action!r}: bind {key} in Python, not in the file"
+                    )
+        return cls.from_dict(
+            str(data.get("name") or path.stem),
+            data.get("actions") or {},
+            context=context if context is not None else data.get("context"),
+            schemas=data.get("schemas") or (),
+            description=str(data.get("description") or ""),
+        )
+
+    # What the widget and the system prompt read
+
+    def schema(self, action: str) -> dict[str, Any]:
+        """A copy of the JSON Schema of ``action``'s payload."""
+        return copy.deepcopy(self._spec(action, error=KeyError).schema)
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every action as a plain dict: name, description, schema, mutates, destructive,
+        handoff, undoable, and preview (the template, or None when it is a function)."""
+        return [
+            {
+                "name": spec.name,
+                "description": spec.description,
+                "schema": copy.deepcopy(spec.schema),
+                "mutates": spec.mutates,
+                "destructive": spec.destructive,
+                "handoff": spec.handoff,
+                "undoable": spec.undo is not None,
+                "preview": spec.preview if isinstance(spec.preview, str) else None,
+            }
+            for spec in self._actions.values()
+        ]
+
+    # The runtime's domain interface
+
+    def context(self) -> str:
+        """What the agent is told with every turn about the domain's state ('' for nothing)."""
+        if callable(self._context):
+            return str(self._context())
+        return self._context or ""
+
+    def validate(self, action: str, payload: Any) -> dict[str, Any]:
+        """``{'ok': True}``, or ``{'ok': False, 'code', 'field', 'hint', 'errors'}``."""
+        spec = self._actions.get(action)
+        if spec is None:
+            message = f"There is no action '{action}'."
+            return refusal([{"field": "", "message": message}], code="unknown-action")
+        payload = {} if payload is None else payload
+        verdict = self._validator(spec).validate(payload)
+        if not verdict["ok"] or spec.check is None:
+            return verdict
+        try:
+            spec.check(payload)
+        except ActionError as error:
+            code = "invalid-payload" if error.code == "action-failed" else error.code
+            message = error.hint or str(error)
+            return refusal([{"field": error.field or "", "message": message}], code=code)
+        return verdict
+
+    def preview(self, action: str, payload: Any) -> str:
+        """What the person is shown: the action's template or function, else a summary."""
+        spec = self._spec(action, error=KeyError)
+        payload = {} if payload is None else payload
+        try:
+            if isinstance(spec.preview, str):
+                return render(spec.preview, payload)
+            if spec.preview is not None:
+                return str(spec.preview(payload))
+        except Exception:  # a preview must never stop a suggestion: fall back to the summary
+            pass
+        return summary(action, payload)
+
+    def run(self, action: str, payload: Any) -> Any:
+        """Validate ``payload`` again and run ``action``; the result, or an awaitable of it
+        when the run function is async. Raises ``ActionError`` when it cannot run."""
+        spec = self._spec(action, error=ActionError)
+        if spec.run is None:
+            raise ActionError(
+                f"action {action!r} has no run function", code="not-bound",
+                hint=f"bind one with domain.bind({action!r}, function)",
+            )
+        payload = {} if payload is None else payload
+        verdict = self.validate(action, payload)
+        if not verdict["ok"]:
+            raise ActionError(
+                verdict["hint"], code=verdict["code"], field=verdict["field"], hint=verdict["hint"]
+            )
+        result = spec.run(payload)
+        if inspect.isawaitable(result):
+            return self._settle(spec, payload, result)
+        self._record(spec, payload, result)
+        return result
+
+    # Undo
+
+    def undo(self, action: str, payload: Any, result: Any) -> Any:
+        """Take back one run of ``action`` (its ``undo(payload, result)``; an awaitable when
+        that is async). Raises ``ActionError`` when the action cannot be undone."""
+        spec = self._spec(action, error=ActionError)
+        if spec.undo is None:
+            raise ActionError(f"{action!r} cannot be undone", code="not-undoable")
+        outcome = spec.undo({} if payload is None else payload, result)
+        for index in range(len(self.history) - 1, -1, -1):
+            record = self.history[index]
+            if record.action == action and record.result is result:
+                del self.history[index]
+                break
+        return outcome
+
+    def undo_last(self) -> RunRecord | None:
+        """Undo the latest change still in ``history`` and return it (``None`` when there is
+        none). Raises ``ActionError`` when that change cannot be undone. For an async undo,
+        use ``await domain.undo(record.action, record.payload, record.result)``."""
+        if not self.history:
+            return None
+        record = self.history[-1]
+        outcome = self.undo(record.action, record.payload, record.result)
+        if inspect.isawaitable(outcome):
+            raise ActionError(
+                f"the undo of {record.action!r} is async", code="async-undo",
+                hint="await domain.undo(record.action, record.payload, record.result)",
+            )
+        return record
+
+    # Internals
+
+    def _spec(self, action: str, *, error: type[Exception]) -> ActionSpec:
+        spec = self._actions.get(action)
+        if spec is not None:
+            return spec
+        hint = f"There is no action '{action}'.{did_you_mean(action, self._actions)}"
+        if error is ActionError:
+            raise ActionError(hint, code="unknown-action")
+        raise error(hint)
+
+    def _validator(self, spec: ActionSpec) -> PayloadValidator:
+        from ._validation import PayloadValidator
+
+        validator = self._validators.get(spec.name)
+        if validator is None:
+            validator = PayloadValidator(spec.schema, registry=self._registry())
+            self._validators[spec.name] = validator
+        return validator
+
+    def _registry(self) -> Registry:
+        return Registry().with_resources(self._resources.items())
+
+    def _add_resource(self, schema: dict[str, Any], *, required: bool) -> None:
+        resource = Resource.from_contents(
+            schema, default_specification=referencing.jsonschema.DRAFT202012
+        )
+        uri = resource.id()
+        if uri is None:
+            if required:
+                raise ValueError("each shared schema needs an $id for $ref to name it")
+            return
+        self._resources[uri] = resource
+        self._validators.clear()
+
+    def _verify_schema(self, spec: ActionSpec) -> None:
+        from ._validation import check_schema
+
+        try:
+            check_schema(spec.schema, self._registry())
+        except ValueError as error:
+            del self._actions[spec.name]
+            for uri, resource in list(self._resources.items()):
+                if resource.contents is spec.schema:
+                    del self._resources[uri]
+            self._validators.clear()
+            raise ValueError(f"action {spec.name!r}: {error}") from None
+
+    def _record(self, spec: ActionSpec, payload: Any, result: Any) -> None:
+        if spec.mutates:
+            self.history.append(RunRecord(spec.name, payload, result))
+
+    async def _settle(self, spec: ActionSpec, payload: Any, pending: Awaitable[Any]) -> Any:
+        result = await pending
+        self._record(spec, payload, result)
+        return result
+
+
+def _first_paragraph(doc: str | None) -> str:
+    return " ".join(doc.split("\n\n", 1)[0].split()) if doc else ""
