@@ -49,6 +49,7 @@ from .runtime import (
     policy_human,
     scripted_human,
 )
+from .widget import ChatWidget
 
 __version__ = "0.1.0"
 
@@ -59,6 +60,7 @@ __all__ = [
     "AnthropicAgent",
     "Ask",
     "BlockingSayError",
+    "ChatWidget",
     "Conversation",
     "ConversationBusyError",
     "DataFramesDomain",

@@ -10,7 +10,7 @@ import pytest
 import dial_notebook
 
 LAYERS = ["dial_notebook", "dial_notebook.dial", "dial_notebook.runtime", "dial_notebook.interaction",
-          "dial_notebook.domains", "dial_notebook.agents"]
+          "dial_notebook.domains", "dial_notebook.agents", "dial_notebook.widget"]
 
 
 @pytest.mark.parametrize("name", LAYERS)

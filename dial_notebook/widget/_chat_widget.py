@@ -1,0 +1,343 @@
+"""ChatWidget: one conversation in a notebook, with the person in the browser.
+
+The widget is the conversation's human and its event sink; it holds no lifecycle rules. The
+turn loop runs as a task on the kernel's event loop; ``decide`` and ``answer`` return futures
+that the front end's messages resolve (see ``_bridge``). Everything a person can see lives in
+synced traits, so a second view or a reloaded page shows the same conversation and the same
+pending card, still answerable.
+
+    person types / chat.say(text) ──▶ pending decision?  ──▶ resolved as {'say': text}
+                                      pending question?  ──▶ answered with text
+                                      otherwise          ──▶ new turn-loop task
+    runtime event ──▶ transcript (+ thinking while the agent is called)
+    decide(suggestion) ──▶ pending = {kind: 'decide', token, id, issue, errors} ──▶ click
+    answer(ask)        ──▶ pending = {kind: 'answer', token, index, options}     ──▶ click
+    close() while pending ──▶ decision {'say': ''} (superseded), answer None
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ._bridge import Bridge
+from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
+from ._render_hints import RenderHints
+from ._serialise import json_safe
+
+_MAX_UPLOAD = 50 * 1024 * 1024
+
+
+def _front_end(name: str) -> Path:
+    """The front-end file: ``js/`` at the repo root in a checkout, else inside the package."""
+    checkout = Path(__file__).resolve().parents[2] / "js"
+    return (checkout if checkout.is_dir() else Path(__file__).resolve().parent / "js") / name
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+class ChatWidget(anywidget.AnyWidget):
+    """A conversation with an agent that speaks DIAL, shown in a notebook; the person decides.
+
+    Args:
+        agent: the transport to the agent (``send(message) -> str``, sync or async).
+        domain: the actions the agent may propose (see ``SchemaDomain``).
+        timeout: seconds to wait for a reply before ``no-reply``.
+        max_turns: turns per ``say`` before ``turn-limit``.
+        title: a heading shown above the conversation.
+        conversation_factory: builds the conversation; defaults to
+            ``dial_notebook.runtime.Conversation`` and is called with ``agent, domain, human,
+            on_event, timeout, max_turns``.
+
+    Example (in a notebook cell):
+
+        >>> chat = ChatWidget(agent=agent, domain=domain)   # doctest: +SKIP
+        >>> chat                                            # doctest: +SKIP
+        >>> task = chat.say("add a note: buy milk")          # doctest: +SKIP
+    """
+
+    _esm = _front_end("widget.js")
+    _css = _front_end("widget.css")
+
+    transcript = traitlets.List(help="Every event so far, JSON-able, plus the person's words "
+                                     "as {'type': 'person', 'text'}.").tag(sync=True)
+    pending = traitlets.Dict(help="What the person is asked now: a decision or an answer; "
+                                  "{} when nothing waits.").tag(sync=True)
+    thinking = traitlets.Bool(False, help="True while the agent is being called.").tag(sync=True)
+    running = traitlets.Bool(False, help="True while a say is in progress.").tag(sync=True)
+    schemas = traitlets.Dict(help="JSON Schema per action, for the edit form.").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+
+    #: The runtime refuses a blocking say on a human that needs the loop to run.
+    needs_event_loop = True
+
+    def __init__(
+        self,
+        *,
+        agent: Any,
+        domain: Any,
+        timeout: float = 90.0,
+        max_turns: int = 8,
+        title: str = "",
+        conversation_factory: Callable[..., Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(title=title, **kwargs)
+        if conversation_factory is None:
+            from dial_notebook.runtime import Conversation as conversation_factory
+        self.domain = domain
+        self.files: dict[str, bytes] = {}
+        self._conversation = conversation_factory(
+            agent=agent, domain=domain, human=self, on_event=self._on_event,
+            timeout=timeout, max_turns=max_turns,
+        )
+        self._bridge = Bridge()
+        self._tokens = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()  # held so they are not garbage-collected
+        self._turns: asyncio.Lock | None = None  # one say at a time; made on the loop
+        self._loop = _running_loop()  # the kernel's loop; front-end messages hop onto it
+        self._hints = RenderHints()  # render hints and payloads of the latest reply's informs
+        self._unsent = ""  # the person's words whose first send got no reply (Retry resends)
+        self.on_msg(self._on_front_end_message)
+
+    # ---- the person, from code or from the message box -------------------------------------
+
+    def say(self, text: str) -> asyncio.Task[Any]:
+        """Send the person's words; returns at once with the task running the turns.
+
+        While a suggestion waits, the words are the spec's ``say`` decision (the card ends
+        superseded); while a question waits, they answer it.
+
+            >>> task = chat.say("add a note: buy milk")   # doctest: +SKIP
+            >>> (await task).status                        # doctest: +SKIP
+            'idle'
+        """
+        loop = self._use_loop()
+        text = str(text)
+        token = self.pending.get("token")
+        if token is not None and self._bridge.waiting() and (text or not self._pending_is_ask()):
+            if text and self._pending_is_ask():
+                self._append_person(text, answer_to=self.pending.get("index"))
+            elif text:
+                self._append_person(text)
+            value: Any = text if self._pending_is_ask() else {"say": text}
+            self._bridge.resolve(str(token), value)
+            current = self._latest_task()
+            if current is not None:
+                return current
+        elif text:
+            self._append_person(text)
+        task = loop.create_task(self._run(text))
+        self._tasks.add(task)
+        task.add_done_callback(self._forget)
+        return task
+
+    def retry(self) -> asyncio.Task[Any]:
+        """Send again what the agent has not heard after a ``no-reply``.
+
+        The runtime keeps owed outcomes and answers; the person's own words are not kept when
+        their first send got no reply, so they are sent again here.
+
+            >>> task = chat.retry()   # doctest: +SKIP
+        """
+        loop = self._use_loop()
+        task = loop.create_task(self._run(self._unsent))
+        self._tasks.add(task)
+        task.add_done_callback(self._forget)
+        return task
+
+    async def _run(self, text: str) -> Any:
+        if self._turns is None:
+            self._turns = asyncio.Lock()
+        async with self._turns:
+            self._unsent = text
+            self.running = True
+            try:
+                return await self._conversation.say(text)
+            except Exception as error:
+                self._append({"type": "error", "error": f"{type(error).__name__}: {error}"})
+                raise
+            finally:
+                self._extend(self._hints.flush())
+                self.running = False
+                self.thinking = False
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the error is already in the transcript
+
+    def _latest_task(self) -> asyncio.Task[Any] | None:
+        live = [task for task in self._tasks if not task.done()]
+        return live[-1] if live else None
+
+    def _pending_is_ask(self) -> bool:
+        return self.pending.get("kind") == "answer"
+
+    def _use_loop(self) -> asyncio.AbstractEventLoop:
+        running = _running_loop()
+        if self._loop is None:
+            if running is None:
+                raise RuntimeError(
+                    "ChatWidget needs a running event loop: use it in a notebook, or call "
+                    "say() from a coroutine."
+                )
+            self._loop = running
+        return self._loop
+
+    # ---- the human the runtime calls ------------------------------------------------------
+
+    async def decide(self, suggestion: Any) -> dict[str, Any]:
+        """Wait for the person's decision on ``suggestion`` (accept, dismiss, edit or say)."""
+        self._use_loop()
+        shown = as_dict(suggestion, SUGGESTION_FIELDS)
+        issue, errors = issue_of(shown)
+        token = f"d{next(self._tokens)}"
+        future = self._bridge.open(token)
+        self.pending = json_safe({
+            "kind": "decide", "token": token, "id": shown.get("id"),
+            "action": shown.get("action"), "payload": shown.get("payload"),
+            "issue": issue, "errors": errors,
+        })
+        try:
+            return await future
+        finally:
+            if self.pending.get("token") == token:
+                self.pending = {}
+
+    async def answer(self, ask: Any) -> str | None:
+        """Wait for the person's answer to ``ask``; ``None`` when the widget was closed."""
+        self._use_loop()
+        shown = as_dict(ask, ASK_FIELDS)
+        token = f"a{next(self._tokens)}"
+        future = self._bridge.open(token)
+        index = self._latest_index("ask")
+        self.pending = json_safe({
+            "kind": "answer", "token": token, "index": index,
+            "response_type": shown.get("response_type") or "text",
+            "options": options_of(shown),
+        })
+        try:
+            answer = await future
+        finally:
+            if self.pending.get("token") == token:
+                self.pending = {}
+        return answer
+
+    def _latest_index(self, kind: str) -> int:
+        for index in range(len(self.transcript) - 1, -1, -1):
+            if self.transcript[index].get("type") == kind:
+                return index
+        return -1
+
+    # ---- events from the runtime ----------------------------------------------------------
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "sent":
+            self.thinking = True
+        elif kind in ("reply", "no-reply"):
+            self.thinking = False
+            if kind == "reply" or event.get("turn") != 1:
+                self._unsent = ""
+        if kind == "suggestion":
+            self._learn_schema(str(event.get("action") or ""))
+        if kind == "reply":
+            self._hints.read(str(event.get("text") or ""))
+        shown = self._hints.enrich(event) if kind == "inform" else [event]
+        if kind in ("sent", "no-reply", "turn-limit"):
+            shown = [*self._hints.flush(), *shown]
+        self._extend(shown)
+
+    def _learn_schema(self, action: str) -> None:
+        schema_of = getattr(self.domain, "schema", None)
+        if not callable(schema_of) or not action or action in self.schemas:
+            return
+        try:
+            schema = schema_of(action)
+        except Exception:
+            return  # no form; the raw JSON view still edits the payload
+        if isinstance(schema, dict):
+            self.schemas = {**self.schemas, action: json_safe(schema)}
+
+    def _append(self, event: dict[str, Any]) -> None:
+        self._extend([event])
+
+    def _extend(self, events: list[dict[str, Any]]) -> None:
+        self.transcript = [*self.transcript, *(json_safe(event) for event in events)]
+
+    def _append_person(self, text: str, **extra: Any) -> None:
+        self._append({"type": "person", "text": text, **extra})
+
+    # ---- messages from the front end --------------------------------------------------------
+
+    def _on_front_end_message(self, _widget: Any, content: Any, buffers: list[Any]) -> None:
+        if not isinstance(content, dict):
+            return
+        loop = self._loop
+        if loop is not None and _running_loop() is not loop:
+            loop.call_soon_threadsafe(self._handle, content, list(buffers or []))
+        else:
+            self._handle(content, list(buffers or []))
+
+    def _handle(self, content: dict[str, Any], buffers: list[Any]) -> None:
+        kind = content.get("type")
+        if kind == "say":
+            self.say(str(content.get("text") or ""))
+        elif kind == "retry":
+            if not self.running:
+                self.retry()
+        elif kind in ("decide", "answer"):
+            token = content.get("token")
+            if not isinstance(token, str) or token != self.pending.get("token"):
+                return  # stale or repeated click
+            if kind == "decide":
+                decision = _decision(content)
+                if decision is not None:
+                    self._bridge.resolve(token, decision)
+            else:
+                self._answer(token, content, buffers)
+
+    def _answer(self, token: str, content: dict[str, Any], buffers: list[Any]) -> None:
+        file = content.get("file")
+        if isinstance(file, dict) and buffers:
+            data = bytes(buffers[0])[:_MAX_UPLOAD]
+            name = str(file.get("name") or "upload")
+            self.files[name] = data
+            value = f"{name} ({len(data)} bytes)"
+        else:
+            value = str(content.get("value") or "").strip()
+        if not value:
+            return  # an empty answer leaves the question standing
+        self._append_person(value, answer_to=self.pending.get("index"))
+        self._bridge.resolve(token, value)
+
+    # ---- closing ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the widget; a decision still waiting ends superseded, a question unanswered."""
+        for token in self._bridge.waiting():
+            self._bridge.resolve(token, {"say": ""} if token.startswith("d") else None)
+        super().close()
+
+
+def _decision(content: dict[str, Any]) -> dict[str, Any] | None:
+    decision = content.get("decision")
+    if decision == "accept":
+        return {"accept": True}
+    if decision == "dismiss":
+        return {"dismiss": True}
+    if decision == "edit" and "payload" in content:
+        return {"edit": content["payload"]}
+    return None

@@ -1,0 +1,1035 @@
+// The ChatWidget's front end: renders one DIAL conversation from the model's synced traits and
+// turns the person's clicks into custom messages. Plain ES module, no framework, no build step.
+//
+//   traits in:  transcript (events + the person's words), pending ({kind, token, …}),
+//               thinking, running, schemas (JSON Schema per action), title
+//   messages out: {type: 'decide', token, decision: 'accept'|'dismiss'|'edit', payload?}
+//                 {type: 'answer', token, value | file (+ one buffer)}
+//                 {type: 'say', text}   {type: 'retry'}
+//
+// Agent text is untrusted: every string reaches the page through textContent or an attribute
+// set by setAttribute on an element this module created; URLs pass safeUrl() first.
+
+const TABLE_ROWS = 300;
+const CARD_ITEMS = 100;
+const SUMMARY_CHARS = 240;
+const MAX_UPLOAD = 50 * 1024 * 1024;
+
+const STATUS_LABEL = {
+  pending: "Waiting for you",
+  proposed: "Proposed",
+  done: "Done",
+  failed: "Failed",
+  dismissed: "Dismissed",
+  superseded: "Superseded",
+  "handed-off": "Handed off",
+  invalid: "Invalid",
+};
+
+// ---- small pure helpers (exported for node:test) -------------------------------------------
+
+/** A URL the page may load, or null: http(s) always, data: only for raster images. */
+export function safeUrl(text, { image = false } = {}) {
+  if (typeof text !== "string") return null;
+  let url;
+  try {
+    url = new URL(text.trim(), "https://invalid.example/");
+  } catch {
+    return null;
+  }
+  if (url.origin === "https://invalid.example") return null; // relative: no base to trust
+  if (url.protocol === "http:" || url.protocol === "https:") return url.href;
+  if (image && url.protocol === "data:" &&
+      /^data:image\/(png|jpeg|gif|webp)[;,]/i.test(url.href)) return url.href;
+  return null;
+}
+
+/** 'columns[1].name' from '$.columns[1].name', '/columns/1/name' or ['columns', 1, 'name']. */
+export function normalisePath(field) {
+  if (Array.isArray(field)) return joinPath(field);
+  let text = String(field ?? "").trim();
+  if (text.startsWith("/")) {
+    return joinPath(text.slice(1).split("/").filter((p) => p !== "")
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, "/").replace(/~0/g, "~"))));
+  }
+  if (text.startsWith("$")) text = text.slice(1);
+  if (text.startsWith(".")) text = text.slice(1);
+  return text;
+}
+
+/** ['columns', 1, 'name'] -> 'columns[1].name' */
+export function joinPath(parts) {
+  let out = "";
+  for (const part of parts) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${part}`;
+  }
+  return out;
+}
+
+/** A field name as a label: 'due_date' -> 'Due date'. */
+export function humanise(name) {
+  if (name === undefined || name === null) return name;
+  const text = String(name).replace(/[_-]+/g, " ").trim();
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Short, readable text for any JSON value. */
+export function summarise(value, limit = SUMMARY_CHARS) {
+  let text;
+  if (value === null || value === undefined) text = "";
+  else if (typeof value === "string") text = value;
+  else {
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/** An action's result in a few words: a flat object as "key: value, …", else compact JSON. */
+export function resultText(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.length && entries.length <= 6 && entries.every(([, v]) => v === null || typeof v !== "object")) {
+      return summarise(entries.map(([k, v]) => `${k}: ${v}`).join(", "));
+    }
+  }
+  return summarise(value);
+}
+
+/** The conversation as display items: cards get their outcome, answers join their question. */
+export function itemsOf(transcript, pending) {
+  const items = [];
+  const cards = new Map(); // suggestion id -> latest card item
+  const asks = new Map(); // transcript index -> ask item
+  transcript.forEach((event, index) => {
+    if (!event || typeof event !== "object") return;
+    switch (event.type) {
+      case "person": {
+        const ask = asks.get(event.answer_to);
+        if (ask && ask.answer === undefined) ask.answer = event.text;
+        else items.push({ kind: "person", key: `p${index}`, event });
+        break;
+      }
+      case "inform":
+        items.push({ kind: "inform", key: `i${index}`, event });
+        break;
+      case "ask": {
+        const item = { kind: "ask", key: `a${index}`, index, event };
+        asks.set(index, item);
+        items.push(item);
+        break;
+      }
+      case "suggestion": {
+        const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null };
+        cards.set(String(event.id), item);
+        items.push(item);
+        break;
+      }
+      case "outcome": {
+        const card = cards.get(String(event.id));
+        if (card && !card.outcome) card.outcome = event;
+        else items.push({ kind: "status", key: `o${index}`, event });
+        break;
+      }
+      case "no-reply":
+        items.push({ kind: "no-reply", key: `n${index}`, index, event });
+        break;
+      case "turn-limit":
+      case "error":
+        items.push({ kind: "status", key: `x${index}`, event });
+        break;
+      default:
+        break; // sent / reply: the raw wire, not shown
+    }
+  });
+  const last = items.length ? items[items.length - 1] : null;
+  for (const item of items) {
+    if (item.kind === "no-reply") item.retry = item === last;
+    if (item.kind === "suggestion") {
+      const waiting = pending && pending.kind === "decide" &&
+        String(pending.id) === String(item.event.id) && cards.get(String(pending.id)) === item;
+      item.pending = waiting ? pending : null;
+      item.status = item.outcome ? String(item.outcome.status) : waiting ? "pending" : "proposed";
+    }
+    if (item.kind === "ask") {
+      item.pending = pending && pending.kind === "answer" && pending.index === item.index
+        ? pending : null;
+    }
+  }
+  return items;
+}
+
+// ---- DOM helpers -----------------------------------------------------------------------------
+
+function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "className") node.className = value;
+    else if (name === "text") node.textContent = String(value);
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2).toLowerCase(), value);
+    else if (name === "value") node.value = value;
+    else if (name === "checked") node.checked = Boolean(value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function button(label, action, onClick, { kind = "", aria, disabled } = {}) {
+  return h("button", {
+    type: "button",
+    className: `dial-button ${kind}`.trim(),
+    "data-dial-action": action,
+    "aria-label": aria,
+    disabled,
+    onClick,
+  }, label);
+}
+
+let uniqueIds = 0;
+function uid(prefix) {
+  uniqueIds += 1;
+  return `dial-${prefix}-${uniqueIds}`;
+}
+
+// ---- JSON Schema form ----------------------------------------------------------------------
+
+function resolveSchema(schema, root, depth = 0) {
+  if (!schema || typeof schema !== "object" || depth > 20) return schema || {};
+  if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
+    let target = root;
+    for (const part of schema.$ref.slice(2).split("/")) {
+      target = target && typeof target === "object" ? target[part] : undefined;
+    }
+    return resolveSchema(target, root, depth + 1);
+  }
+  return schema;
+}
+
+function typeOf(schema) {
+  let type = schema.type;
+  if (Array.isArray(type)) type = type.find((t) => t !== "null") ?? type[0];
+  if (!type && Array.isArray(schema.enum)) return "enum";
+  if (!type && schema.properties) return "object";
+  if (!type && schema.items) return "array";
+  return type;
+}
+
+function defaultFor(schema, root) {
+  const s = resolveSchema(schema, root);
+  if ("default" in s) return structuredClone(s.default);
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  switch (typeOf(s)) {
+    case "object": {
+      const out = {};
+      for (const name of s.required || []) {
+        if (s.properties && s.properties[name]) out[name] = defaultFor(s.properties[name], root);
+      }
+      return out;
+    }
+    case "array": return [];
+    case "boolean": return false;
+    case "number": case "integer": return 0;
+    default: return "";
+  }
+}
+
+/** A form for `schema` editing `draft.value`; calls onChange() after every edit. */
+function buildForm(schema, draft, onChange) {
+  const root = schema;
+  const fields = new Map(); // path -> field wrapper
+
+  const setAt = (parts, value) => {
+    if (parts.length === 0) {
+      draft.value = value;
+      return;
+    }
+    let target = draft.value;
+    for (const part of parts.slice(0, -1)) target = target[part];
+    target[parts[parts.length - 1]] = value;
+  };
+
+  const field = (rawSchema, value, parts, label, required) => {
+    const s = resolveSchema(rawSchema, root);
+    const path = joinPath(parts);
+    const id = uid("field");
+    const wrap = h("div", { className: "dial-field", "data-dial-path": path });
+    fields.set(path, wrap);
+    const title = s.title || humanise(label);
+    const labelNode = title !== undefined && title !== ""
+      ? h("label", { className: "dial-field-label", for: id },
+        String(title), required ? h("span", { className: "dial-required", "aria-hidden": "true" }, " *") : null)
+      : null;
+    const describe = s.description
+      ? h("div", { className: "dial-field-help", id: `${id}-help` }, String(s.description)) : null;
+    const type = Array.isArray(s.enum) ? "enum" : typeOf(s);
+
+    if (type === "object" && s.properties && value && typeof value === "object" && !Array.isArray(value)) {
+      const box = h("fieldset", { className: "dial-fieldset" },
+        parts.length ? h("legend", {}, String(title ?? "")) : null);
+      const requiredNames = new Set(s.required || []);
+      for (const [name, child] of Object.entries(s.properties)) {
+        if (!(name in value) && !requiredNames.has(name)) {
+          // optional and absent: offer it, unset
+          const add = button(`+ ${resolveSchema(child, root).title || humanise(name)}`, "add-field", () => {
+            value[name] = defaultFor(child, root);
+            onChange({ rebuild: true });
+          }, { kind: "dial-link", aria: `Add ${name}` });
+          box.append(h("div", { className: "dial-field dial-field-absent", "data-dial-path": joinPath([...parts, name]) }, add));
+          continue;
+        }
+        box.append(field(child, value[name], [...parts, name], name, requiredNames.has(name)));
+      }
+      wrap.append(box);
+      return wrap;
+    }
+    if (type === "array" && Array.isArray(value)) {
+      const itemSchema = s.items && !Array.isArray(s.items) ? s.items : {};
+      const box = h("fieldset", { className: "dial-fieldset dial-array" },
+        h("legend", {}, String(title ?? "items")));
+      value.forEach((item, index) => {
+        const row = h("div", { className: "dial-array-row" },
+          field(itemSchema, item, [...parts, index], `${index + 1}`, false),
+          button("✕", "remove-item", () => {
+            value.splice(index, 1);
+            onChange({ rebuild: true });
+          }, { kind: "dial-icon", aria: `Remove item ${index + 1} of ${title ?? "the list"}` }));
+        box.append(row);
+      });
+      box.append(button("+ Add", "add-item", () => {
+        value.push(defaultFor(itemSchema, root));
+        onChange({ rebuild: true, focus: joinPath([...parts, value.length - 1]) });
+      }, { kind: "dial-link", aria: `Add an item to ${title ?? "the list"}` }));
+      wrap.append(box);
+      return wrap;
+    }
+    let input;
+    if (type === "enum") {
+      input = h("select", { id, className: "dial-input" });
+      s.enum.forEach((option, index) => {
+        const node = h("option", { value: String(index) }, option === null ? "—" : String(option));
+        if (JSON.stringify(option) === JSON.stringify(value)) node.selected = true;
+        input.append(node);
+      });
+      input.addEventListener("change", () => {
+        setAt(parts, structuredClone(s.enum[Number(input.value)]));
+        onChange({});
+      });
+    } else if (type === "boolean") {
+      input = h("input", { id, type: "checkbox", className: "dial-checkbox", checked: value === true });
+      input.addEventListener("change", () => {
+        setAt(parts, input.checked);
+        onChange({});
+      });
+    } else if (type === "number" || type === "integer") {
+      input = h("input", {
+        id, type: "text", inputmode: type === "integer" ? "numeric" : "decimal",
+        className: "dial-input dial-input-number", value: value === undefined || value === null ? "" : String(value),
+      });
+      input.addEventListener("input", () => {
+        const text = input.value.trim();
+        const number = Number(text);
+        const ok = text !== "" && Number.isFinite(number) && (type !== "integer" || Number.isInteger(number));
+        draft.local.delete(path);
+        if (ok) setAt(parts, number);
+        else draft.local.set(path, type === "integer" ? "Enter a whole number." : "Enter a number.");
+        showLocal(wrap, input, draft.local.get(path));
+        onChange({});
+      });
+    } else if (type === "string" || (type === undefined && typeof value === "string")) {
+      const long = (s.maxLength ?? 0) > 200 || s.format === "textarea" ||
+        (typeof value === "string" && (value.includes("\n") || value.length > 80));
+      input = long
+        ? h("textarea", { id, className: "dial-input", rows: "3" })
+        : h("input", { id, type: "text", className: "dial-input" });
+      input.value = value === undefined || value === null ? "" : String(value);
+      input.addEventListener("input", () => {
+        setAt(parts, input.value);
+        onChange({});
+      });
+    } else {
+      // anything the form does not cover: this part edited as JSON
+      input = h("textarea", { id, className: "dial-input dial-mono", rows: "3" });
+      input.value = JSON.stringify(value ?? null, null, 2);
+      input.addEventListener("input", () => {
+        draft.local.delete(path);
+        try {
+          setAt(parts, JSON.parse(input.value));
+        } catch {
+          draft.local.set(path, "Not valid JSON.");
+        }
+        showLocal(wrap, input, draft.local.get(path));
+        onChange({});
+      });
+    }
+    if (describe) input.setAttribute("aria-describedby", describe.id);
+    if (!labelNode) input.setAttribute("aria-label", String(label ?? "value"));
+    const pieces = type === "boolean" ? [h("div", { className: "dial-check-row" }, input, labelNode), describe]
+      : [labelNode, input, describe];
+    wrap.append(...pieces.filter(Boolean));
+    return wrap;
+  };
+
+  const form = h("div", { className: "dial-form" }, field(schema, draft.value, [], "", false));
+  return { form, fields };
+}
+
+function showLocal(wrap, input, message) {
+  let note = wrap.querySelector(":scope > .dial-local-error");
+  if (!message) {
+    if (note) note.remove();
+    if (!wrap.querySelector(":scope > .dial-field-error")) input.removeAttribute("aria-invalid");
+    return;
+  }
+  if (!note) {
+    note = h("div", { className: "dial-local-error", role: "alert", id: uid("err") });
+    wrap.append(note);
+  }
+  note.textContent = message;
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", note.id);
+}
+
+function formSupported(schema) {
+  if (!schema || typeof schema !== "object") return false;
+  const s = resolveSchema(schema, schema);
+  return typeOf(s) === "object" && s.properties && typeof s.properties === "object";
+}
+
+// ---- informs -----------------------------------------------------------------------------------
+
+function cellText(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "object") return summarise(value, 120);
+  return String(value);
+}
+
+function tableOf(payload) {
+  let columns = [];
+  let rows = [];
+  if (payload && !Array.isArray(payload) && Array.isArray(payload.data)) {
+    columns = Array.isArray(payload.columns) ? payload.columns.map(String) : [];
+    rows = payload.data;
+    if (Array.isArray(payload.index) && payload.index.length === rows.length) {
+      columns = ["", ...columns];
+      rows = rows.map((row, i) => [payload.index[i], ...(Array.isArray(row) ? row : [row])]);
+    }
+  } else if (Array.isArray(payload)) {
+    rows = payload;
+    if (rows.some((row) => row && typeof row === "object" && !Array.isArray(row))) {
+      const seen = new Set();
+      for (const row of rows.slice(0, TABLE_ROWS)) {
+        if (row && typeof row === "object" && !Array.isArray(row)) {
+          for (const key of Object.keys(row)) seen.add(key);
+        }
+      }
+      columns = [...seen];
+      rows = rows.map((row) => (row && typeof row === "object" && !Array.isArray(row)
+        ? columns.map((c) => row[c]) : [row]));
+    }
+  } else {
+    return null;
+  }
+  const shown = rows.slice(0, TABLE_ROWS);
+  const table = h("table", { className: "dial-table" });
+  if (columns.length) {
+    table.append(h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col" }, c)))));
+  }
+  const body = h("tbody");
+  for (const row of shown) {
+    body.append(h("tr", {}, (Array.isArray(row) ? row : [row]).map((v) =>
+      h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
+  }
+  table.append(body);
+  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": "Table" }, table);
+  const more = rows.length - shown.length;
+  return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
+}
+
+function imageOf(item) {
+  const src = typeof item === "string" ? item : item && (item.src || item.url);
+  const alt = item && typeof item === "object" ? item.alt || item.title || "" : "";
+  const safe = safeUrl(src, { image: true });
+  if (!safe) return h("div", { className: "dial-blocked" }, `Image not shown (unsafe or missing URL): ${summarise(src, 80)}`);
+  return h("figure", { className: "dial-figure" },
+    h("img", { src: safe, alt: String(alt), loading: "lazy", referrerpolicy: "no-referrer" }),
+    alt ? h("figcaption", {}, String(alt)) : null);
+}
+
+function cardListOf(payload) {
+  const list = Array.isArray(payload) ? payload : payload && Array.isArray(payload.items) ? payload.items : null;
+  if (!list) return null;
+  const box = h("ul", { className: "dial-card-list" });
+  for (const item of list.slice(0, CARD_ITEMS)) {
+    if (!item || typeof item !== "object") {
+      box.append(h("li", { className: "dial-mini-card" }, cellText(item)));
+      continue;
+    }
+    const title = item.title ?? item.name ?? item.label ?? item.id;
+    const rest = Object.entries(item).filter(([k]) => !["title", "name", "label", "url", "image"].includes(k));
+    const link = safeUrl(item.url);
+    box.append(h("li", { className: "dial-mini-card" },
+      title !== undefined ? h("div", { className: "dial-mini-title" }, cellText(title)) : null,
+      h("dl", {}, rest.slice(0, 8).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, cellText(v))])),
+      link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer nofollow" }, "Open link") : null));
+  }
+  const more = list.length - Math.min(list.length, CARD_ITEMS);
+  return more > 0 ? [box, h("div", { className: "dial-more" }, `+${more} more`)] : [box];
+}
+
+function jsonBlock(value) {
+  let text;
+  try {
+    text = JSON.stringify(value, null, 2);
+  } catch {
+    text = String(value);
+  }
+  if (text && text.length > 20000) text = `${text.slice(0, 20000)}\n…`;
+  return h("pre", { className: "dial-code" }, h("code", {}, text ?? ""));
+}
+
+function informBody(event) {
+  const render = String(event.render || "prose");
+  const text = typeof event.text === "string" ? event.text : "";
+  const hasPayload = event.payload !== undefined && event.payload !== null;
+  const payload = event.payload;
+  const prose = text ? h("div", { className: "dial-prose" }, text) : null;
+  switch (render) {
+    case "prose":
+      return [prose ?? (hasPayload ? jsonBlock(payload) : h("div"))];
+    case "code":
+    case "diagram": {
+      const code = hasPayload ? (typeof payload === "string" ? payload : JSON.stringify(payload, null, 2)) : text;
+      return [hasPayload && text ? prose : null,
+        h("pre", { className: "dial-code" }, h("code", {}, code))];
+    }
+    case "table": {
+      const table = hasPayload ? tableOf(payload) : null;
+      return [prose, ...(table ?? (hasPayload ? [jsonBlock(payload)] : []))];
+    }
+    case "card-list": {
+      const cards = hasPayload ? cardListOf(payload) : null;
+      return [prose, ...(cards ?? (hasPayload ? [jsonBlock(payload)] : []))];
+    }
+    case "media": {
+      const source = hasPayload ? payload : text;
+      const items = Array.isArray(source) ? source : [source];
+      return [hasPayload ? prose : null, ...items.slice(0, 20).map(imageOf)];
+    }
+    case "chart": {
+      if (typeof payload === "string" && payload.startsWith("data:image/")) return [prose, imageOf(payload)];
+      if (payload && typeof payload === "object" && typeof payload.png === "string") {
+        return [prose, imageOf({ src: `data:image/png;base64,${payload.png}`, alt: payload.alt || text || "chart" })];
+      }
+      if (payload && typeof payload === "object" && (payload.mark || String(payload.$schema || "").includes("vega"))) {
+        return [prose, h("div", { className: "dial-note" }, "Vega-Lite chart (shown as its specification)"), jsonBlock(payload)];
+      }
+      return [prose, hasPayload ? jsonBlock(payload) : null];
+    }
+    case "raw":
+      return [prose, hasPayload ? jsonBlock(payload) : null];
+    default:
+      return [prose, hasPayload ? jsonBlock(payload) : null];
+  }
+}
+
+// ---- the view -----------------------------------------------------------------------------------
+
+function render({ model, el }) {
+  const drafts = new Map(); // suggestion id -> {open, view, value, json, jsonError, local}
+  const askDrafts = new Map(); // ask index -> typed value
+  const nodes = new Map(); // item key -> {sig, node}
+  const sending = new Set(); // tokens already answered from this view
+
+  const root = h("div", { className: "dial-chat", "data-dial-root": "" });
+  const header = h("div", { className: "dial-header" });
+  const log = h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
+  const thinking = h("div", { className: "dial-thinking", role: "status" },
+    h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
+    h("span", {}, "Thinking…"));
+  const say = h("textarea", {
+    className: "dial-input dial-say", rows: "1", "data-dial-field": "say",
+    "aria-label": "Message to the agent",
+  });
+  const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
+  const composer = h("div", { className: "dial-composer" }, say, sayButton);
+  root.append(header, log, thinking, composer);
+  el.append(root);
+
+  function sendSay() {
+    const text = say.value;
+    if (!text.trim()) {
+      say.focus();
+      return;
+    }
+    model.send({ type: "say", text });
+    say.value = "";
+    autosize();
+  }
+  function autosize() {
+    say.style.height = "auto";
+    say.style.height = `${Math.min(say.scrollHeight, 160)}px`;
+  }
+  say.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      sendSay();
+    }
+  });
+  say.addEventListener("input", autosize);
+
+  // ---- cards
+
+  function draftFor(item) {
+    const id = String(item.event.id);
+    let draft = drafts.get(id);
+    if (!draft) {
+      const start = item.pending && item.pending.payload !== undefined ? item.pending.payload : item.event.payload;
+      draft = { open: false, view: null, value: structuredClone(start ?? {}), json: null, jsonError: null, local: new Map() };
+      drafts.set(id, draft);
+    }
+    return draft;
+  }
+
+  function decide(item, decision, extra = {}) {
+    const token = item.pending && item.pending.token;
+    if (!token || sending.has(token)) return;
+    sending.add(token);
+    model.send({ type: "decide", token, decision, ...extra });
+    const card = nodes.get(item.key);
+    if (card) card.node.querySelectorAll("[data-dial-action]").forEach((b) => { b.disabled = true; });
+  }
+
+  function suggestionCard(item) {
+    const event = item.event;
+    const status = item.status;
+    const destructive = Boolean(event.destructive);
+    const preview = String(event.preview || event.action || "");
+    const card = h("article", {
+      className: `dial-card dial-status-${status}${destructive ? " dial-destructive" : ""}`,
+      "data-dial-suggestion": String(event.id),
+      "data-dial-status": status,
+      "aria-label": `Suggestion: ${preview}`,
+    });
+    card.append(h("div", { className: "dial-card-head" },
+      h("span", { className: "dial-action-name" }, String(event.action || "")),
+      destructive ? h("span", { className: "dial-badge dial-badge-danger", title: "This action is destructive" }, "⚠ Destructive") : null,
+      h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status)));
+    card.append(h("div", { className: "dial-preview" }, preview));
+    if (event.text && String(event.text).trim() && String(event.text).trim() !== preview.trim()) {
+      card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
+    }
+    if (item.pending) {
+      const draft = draftFor(item);
+      const issue = item.pending.issue;
+      if (issue && draft.issueSeen !== item.pending.token) {
+        draft.issueSeen = item.pending.token; // a new refusal opens the editor once
+        draft.open = true;
+      }
+      if (draft.open) card.append(editor(item, draft));
+      else {
+        card.append(h("div", { className: "dial-buttons" },
+          button("Accept", "accept", () => decide(item, "accept"),
+            { kind: destructive ? "dial-danger" : "dial-primary", aria: `Accept: ${preview}` }),
+          button("Edit", "edit", () => {
+            draft.open = true;
+            refresh(item, { focusEditor: true });
+          }, { aria: `Edit: ${preview}` }),
+          button("Dismiss", "dismiss", () => decide(item, "dismiss"), { aria: `Dismiss: ${preview}` })));
+      }
+    } else if (item.outcome) {
+      card.append(outcomeLine(item.outcome));
+    }
+    return card;
+  }
+
+  function outcomeLine(outcome) {
+    const status = String(outcome.status);
+    const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
+    if (status === "done") {
+      line.append(h("strong", {}, "Done"));
+      const result = resultText(outcome.result);
+      if (result) line.append(h("span", { className: "dial-result" }, ` — ${result}`));
+    } else if (status === "failed") {
+      line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
+      if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
+    } else if (status === "dismissed") {
+      line.append(h("strong", {}, "Dismissed"));
+    } else if (status === "superseded") {
+      line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
+    } else if (status === "handed-off") {
+      line.append(h("strong", {}, "Handed off"), h("span", {}, " — continued in its own panel"));
+    } else {
+      line.append(h("strong", {}, STATUS_LABEL[status] || status));
+      if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
+    }
+    if (outcome.edited) line.append(h("span", { className: "dial-edited" }, " (edited)"));
+    return line;
+  }
+
+  function editor(item, draft) {
+    const schema = model.get("schemas")?.[String(item.event.action)];
+    const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
+    if (!draft.view) draft.view = hasForm ? "form" : "json";
+    if (!hasForm) draft.view = "json";
+    const issue = item.pending.issue;
+    const errors = (item.pending.errors || []).map((e) => ({ field: normalisePath(e.field), message: String(e.message || "") }));
+    const box = h("div", { className: "dial-editor" });
+    const onKey = (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        cancel();
+      } else if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        save();
+      }
+    };
+    box.addEventListener("keydown", onKey);
+
+    if (hasForm) {
+      const tabs = h("div", { className: "dial-tabs", role: "tablist", "aria-label": "Edit as" });
+      for (const [view, label] of [["form", "Form"], ["json", "JSON"]]) {
+        tabs.append(h("button", {
+          type: "button", role: "tab", className: "dial-tab", "aria-selected": String(draft.view === view),
+          "data-dial-view": view,
+          onClick: () => {
+            if (draft.view === view) return;
+            if (view === "form" && !syncFromJson(draft)) {
+              refresh(item);
+              return;
+            }
+            if (view === "json") draft.json = JSON.stringify(draft.value, null, 2);
+            draft.view = view;
+            refresh(item, { focusEditor: true });
+          },
+        }, label));
+      }
+      box.append(tabs);
+    }
+    const placed = new Set();
+    if (draft.view === "form") {
+      const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
+        draft.json = null;
+        if (rebuild) refresh(item, { focusPath: focus });
+      });
+      for (const [index, error] of errors.entries()) {
+        const wrap = error.field === "" ? null : fields.get(error.field);
+        if (!wrap) continue; // the payload as a whole, or a field the form does not show
+        placed.add(index);
+        const note = h("div", { className: "dial-field-error", id: uid("err") }, error.message);
+        wrap.classList.add("dial-field-invalid");
+        wrap.append(note);
+        const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
+        if (input) {
+          input.setAttribute("aria-invalid", "true");
+          input.setAttribute("aria-describedby", note.id);
+        }
+      }
+      box.append(form);
+    } else {
+      if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
+      const area = h("textarea", {
+        className: "dial-input dial-mono dial-json", "data-dial-field": "payload-json",
+        "aria-label": "Payload as JSON", spellcheck: "false",
+        rows: String(Math.min(18, Math.max(4, draft.json.split("\n").length + 1))),
+      });
+      area.value = draft.json;
+      area.addEventListener("input", () => {
+        draft.json = area.value;
+        if (draft.jsonError) {
+          draft.jsonError = null;
+          const note = box.querySelector(".dial-json-error");
+          if (note) note.remove();
+          area.removeAttribute("aria-invalid");
+        }
+      });
+      box.append(area);
+      if (draft.jsonError) {
+        area.setAttribute("aria-invalid", "true");
+        box.append(h("div", { className: "dial-json-error", role: "alert" }, draft.jsonError));
+      }
+    }
+    if (issue) {
+      const rest = errors.filter((_, index) => !placed.has(index));
+      box.append(h("div", { className: "dial-issue", "data-dial-issue": "", role: "alert" },
+        h("strong", {}, "Not accepted: "), String(issue.text || ""),
+        rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null));
+    }
+    box.append(h("div", { className: "dial-buttons" },
+      button("Save", "save-edit", () => save(), { kind: "dial-primary", aria: "Save the edited payload" }),
+      button("Cancel", "cancel-edit", () => cancel(), { aria: "Cancel editing" })));
+
+    function save() {
+      if (draft.view === "json" && !syncFromJson(draft)) {
+        refresh(item, { focusEditor: true });
+        return;
+      }
+      if (draft.view === "form" && draft.local.size) {
+        const first = box.querySelector(".dial-local-error");
+        if (first) first.parentElement.querySelector("input, textarea, select")?.focus();
+        return;
+      }
+      decide(item, "edit", { payload: structuredClone(draft.value) });
+    }
+    function cancel() {
+      draft.open = false;
+      draft.view = null;
+      draft.json = null;
+      draft.jsonError = null;
+      draft.local = new Map();
+      refresh(item, { focusAction: "edit" });
+    }
+    return box;
+  }
+
+  function syncFromJson(draft) {
+    if (draft.json === null) return true;
+    try {
+      draft.value = JSON.parse(draft.json);
+      draft.jsonError = null;
+      return true;
+    } catch (error) {
+      draft.jsonError = `That is not valid JSON: ${error.message}`;
+      return false;
+    }
+  }
+
+  // ---- questions
+
+  function askCard(item) {
+    const event = item.event;
+    const pending = item.pending;
+    const type = String((pending && pending.response_type) || event.response_type || "text");
+    const status = item.answer !== undefined ? "answered" : pending ? "pending" : "open";
+    const card = h("section", {
+      className: `dial-ask dial-ask-${type} dial-status-${status}`,
+      "data-dial-ask": String(item.index), "data-dial-status": status,
+      "aria-label": `Question: ${summarise(event.text, 80)}`,
+    });
+    card.append(h("div", { className: "dial-ask-text" }, String(event.text || "")));
+    if (item.answer !== undefined) {
+      const chosen = (event.options || []).find((o) => o && String(o.value) === String(item.answer));
+      const shown = chosen && chosen.label ? String(chosen.label) : String(item.answer);
+      card.append(h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, "You: "), shown));
+      return card;
+    }
+    if (!pending) {
+      card.append(h("div", { className: "dial-note" }, "Not answered — write below to answer."));
+      return card;
+    }
+    const token = pending.token;
+    const send = (message, buffers) => {
+      if (sending.has(token)) return;
+      sending.add(token);
+      model.send({ type: "answer", token, ...message }, undefined, buffers);
+      card.querySelectorAll("button, input, textarea").forEach((n) => { n.disabled = true; });
+    };
+    const note = h("div", { className: "dial-local-error", role: "alert" });
+    const fail = (message) => { note.textContent = message; };
+    const options = pending.options || [];
+    if (type === "choice" || (type === "confirm" && options.length)) {
+      const group = h("div", { className: "dial-options", role: "group", "aria-label": "Options" });
+      for (const option of options) {
+        group.append(h("button", {
+          type: "button", className: `dial-option${option.default ? " dial-option-default" : ""}`,
+          "data-dial-option": option.value, "aria-pressed": option.default ? "true" : "false",
+          disabled: option.disabled, "aria-disabled": option.disabled ? "true" : undefined,
+          onClick: () => send({ value: option.value }),
+        }, option.label || option.value));
+      }
+      card.append(group);
+    } else if (type === "confirm") {
+      card.append(h("div", { className: "dial-options", role: "group", "aria-label": "Yes or no" },
+        h("button", { type: "button", className: "dial-option dial-option-default", "data-dial-option": "yes", onClick: () => send({ value: "yes" }) }, "Yes"),
+        h("button", { type: "button", className: "dial-option", "data-dial-option": "no", onClick: () => send({ value: "no" }) }, "No")));
+    } else if (type === "file") {
+      const input = h("input", { type: "file", className: "dial-input", "data-dial-field": "answer", "aria-label": "File to send" });
+      const submit = () => {
+        const file = input.files && input.files[0];
+        if (!file) return fail("Choose a file first.");
+        if (file.size > MAX_UPLOAD) return fail("That file is too large (50 MB at most).");
+        file.arrayBuffer().then((data) => send({ file: { name: file.name, size: file.size, type: file.type } }, [data]));
+      };
+      card.append(h("div", { className: "dial-answer-row" }, input,
+        button("Send file", "answer", submit, { kind: "dial-primary", aria: "Send the file" })));
+    } else {
+      const number = type === "number";
+      const input = h("input", {
+        type: "text", className: `dial-input${number ? " dial-input-number" : ""}`, "data-dial-field": "answer",
+        inputmode: number ? "decimal" : undefined, "aria-label": number ? "Your answer (a number)" : "Your answer",
+        placeholder: number ? "A number" : "Your answer",
+      });
+      input.value = askDrafts.get(item.index) ?? "";
+      input.addEventListener("input", () => askDrafts.set(item.index, input.value));
+      const submit = () => {
+        const text = input.value.trim();
+        if (!text) return fail("Type an answer first — the question stays open until you do.");
+        if (number && !Number.isFinite(Number(text))) return fail("Enter a number, like 42 or 3.5.");
+        send({ value: text });
+      };
+      input.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          submit();
+        }
+      });
+      card.append(h("div", { className: "dial-answer-row" }, input,
+        button("Answer", "answer", submit, { kind: "dial-primary", aria: "Send your answer" })));
+    }
+    card.append(note);
+    return card;
+  }
+
+  // ---- other items
+
+  function informNode(item) {
+    const event = item.event;
+    const ack = event.act === "acknowledge";
+    return h("div", {
+      className: `dial-inform${ack ? " dial-ack" : ""}`, "data-dial-inform": "",
+      "data-dial-render": String(event.render || "prose"),
+    }, informBody(event));
+  }
+
+  function statusNode(item) {
+    const event = item.event;
+    if (event.type === "outcome") {
+      const bits = [`${String(event.action || "action")}: ${STATUS_LABEL[event.status] || event.status}`];
+      if (event.status === "done" && event.result !== undefined && event.result !== null) bits.push(summarise(event.result, 120));
+      if (event.error) bits.push(summarise(event.error, 160));
+      if (event.hint) bits.push(summarise(event.hint, 160));
+      return h("div", { className: `dial-status-line dial-outcome-${event.status}`, "data-dial-outcome": String(event.id ?? "") }, bits.join(" — "));
+    }
+    if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
+    return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
+  }
+
+  function noReplyNode(item) {
+    const box = h("div", { className: "dial-no-reply", role: "alert" },
+      h("span", {}, "The agent did not reply. "),
+      h("span", { className: "dial-hint" }, summarise(item.event.error || "", 200)));
+    if (item.retry && !model.get("running")) {
+      box.append(button("Retry", "retry", () => {
+        model.send({ type: "retry" });
+        box.querySelector("[data-dial-action=retry]").disabled = true;
+      }, { aria: "Send again what the agent has not heard" }));
+    }
+    return box;
+  }
+
+  function nodeFor(item) {
+    switch (item.kind) {
+      case "person": return h("div", { className: "dial-person" }, h("div", { className: "dial-bubble" }, String(item.event.text)));
+      case "inform": return informNode(item);
+      case "ask": return askCard(item);
+      case "suggestion": return suggestionCard(item);
+      case "no-reply": return noReplyNode(item);
+      default: return statusNode(item);
+    }
+  }
+
+  function signature(item) {
+    switch (item.kind) {
+      case "suggestion":
+        return JSON.stringify([item.status, item.pending, item.outcome, model.get("schemas")?.[String(item.event.action)] ? 1 : 0]);
+      case "ask": return JSON.stringify([item.pending, item.answer]);
+      case "no-reply": return JSON.stringify([item.retry, model.get("running")]);
+      default: return "";
+    }
+  }
+
+  function refresh(item, { focusEditor, focusPath, focusAction } = {}) {
+    const entry = nodes.get(item.key);
+    if (!entry) return;
+    const node = nodeFor(item);
+    entry.node.replaceWith(node);
+    entry.node = node;
+    entry.item = item;
+    if (focusPath !== undefined) {
+      node.querySelector(`[data-dial-path="${CSS.escape(focusPath)}"] :is(input, textarea, select)`)?.focus();
+    } else if (focusEditor) {
+      node.querySelector(".dial-field-invalid :is(input, textarea, select), .dial-editor :is(input, textarea, select)")?.focus();
+    } else if (focusAction) {
+      node.querySelector(`[data-dial-action="${focusAction}"]`)?.focus();
+    }
+  }
+
+  function update() {
+    const title = model.get("title");
+    header.replaceChildren(h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
+      h("span", { className: "dial-title" }, title || "DIAL conversation"));
+    const pending = model.get("pending") || {};
+    const items = itemsOf(model.get("transcript") || [], pending);
+    const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    const keep = new Set();
+    let previous = null;
+    for (const item of items) {
+      keep.add(item.key);
+      const sig = signature(item);
+      let entry = nodes.get(item.key);
+      if (!entry || entry.sig !== sig) {
+        const node = nodeFor(item);
+        if (entry) {
+          const hadFocus = entry.node.contains(document.activeElement);
+          entry.node.replaceWith(node);
+          entry.node = node;
+          entry.sig = sig;
+          entry.item = item;
+          if (item.kind === "suggestion" && item.pending && item.pending.issue) {
+            node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]")?.focus();
+          } else if (hadFocus) {
+            node.querySelector("button:not([disabled]), input, textarea")?.focus();
+          }
+        } else {
+          entry = { sig, node, item };
+          nodes.set(item.key, entry);
+        }
+      } else {
+        entry.item = item;
+      }
+      const expected = previous ? previous.nextSibling : log.firstChild;
+      if (expected !== entry.node) log.insertBefore(entry.node, expected);
+      previous = entry.node;
+    }
+    for (const [key, entry] of nodes) {
+      if (!keep.has(key)) {
+        entry.node.remove();
+        nodes.delete(key);
+      }
+    }
+    for (const token of [...sending]) if (token !== pending.token) sending.delete(token);
+    thinking.hidden = !model.get("thinking");
+    say.placeholder = pending.kind === "decide"
+      ? "Write instead of deciding (the card will be superseded)…"
+      : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
+    root.classList.toggle("dial-running", Boolean(model.get("running")));
+    if (nearBottom) log.scrollTop = log.scrollHeight;
+  }
+
+  const events = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title"];
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      update();
+    });
+  };
+  for (const name of events) model.on(name, schedule);
+  update();
+  return () => {
+    for (const name of events) model.off(name, schedule);
+  };
+}
+
+export default { render };

@@ -1,0 +1,75 @@
+// node:test for the front end's pure logic (run: node --test js/; pytest runs it too through
+// tests/unit/test_widget_js.py).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { humanise, itemsOf, resultText, joinPath, normalisePath, safeUrl, summarise } from "./widget.js";
+
+test("only http(s) URLs, and data: raster images, are safe", () => {
+  assert.equal(safeUrl("https://example.org/a.png"), "https://example.org/a.png");
+  assert.equal(safeUrl("javascript:alert(1)"), null);
+  assert.equal(safeUrl(" JaVaScRiPt:alert(1)"), null);
+  assert.equal(safeUrl("java\tscript:alert(1)"), null);
+  assert.equal(safeUrl("data:image/png;base64,AAAA", { image: true }), "data:image/png;base64,AAAA");
+  assert.equal(safeUrl("data:image/svg+xml,<svg onload=alert(1)>", { image: true }), null);
+  assert.equal(safeUrl("data:image/png;base64,AAAA"), null);
+  assert.equal(safeUrl("/relative/path"), null);
+  assert.equal(safeUrl({ src: "https://x" }), null);
+});
+
+test("field paths from the domain, JSON pointer and jsonpath read the same", () => {
+  assert.equal(normalisePath("columns[1].name"), "columns[1].name");
+  assert.equal(normalisePath("/columns/1/name"), "columns[1].name");
+  assert.equal(normalisePath("$.columns[1].name"), "columns[1].name");
+  assert.equal(normalisePath(["columns", 1, "name"]), "columns[1].name");
+  assert.equal(joinPath([]), "");
+});
+
+test("summaries are cut with an ellipsis", () => {
+  assert.equal(summarise("x".repeat(10), 5), "xxxx…");
+  assert.equal(summarise({ a: 1 }), '{"a":1}');
+  assert.equal(summarise(null), "");
+});
+
+test("a card takes its outcome and an ask its answer", () => {
+  const items = itemsOf([
+    { type: "suggestion", id: "sg-1", action: "add-note" },
+    { type: "outcome", id: "sg-1", status: "done" },
+    { type: "ask", text: "Which?" },
+    { type: "person", text: "home", answer_to: 2 },
+    { type: "outcome", id: "sg-9", status: "invalid" },
+  ], {});
+  assert.deepEqual(items.map((i) => i.kind), ["suggestion", "ask", "status"]);
+  assert.equal(items[0].status, "done");
+  assert.equal(items[1].answer, "home");
+});
+
+test("only the latest card with a pending id is pending", () => {
+  const items = itemsOf([
+    { type: "suggestion", id: "x" },
+    { type: "outcome", id: "x", status: "dismissed" },
+    { type: "suggestion", id: "x" },
+  ], { kind: "decide", id: "x", token: "d2" });
+  assert.deepEqual(items.map((i) => i.status), ["dismissed", "pending"]);
+});
+
+test("retry is offered on the last no-reply only", () => {
+  const items = itemsOf([
+    { type: "no-reply", turn: 1 },
+    { type: "inform", text: "back" },
+    { type: "no-reply", turn: 1 },
+  ], {});
+  assert.deepEqual(items.filter((i) => i.kind === "no-reply").map((i) => i.retry), [false, true]);
+});
+
+test("field names read as labels", () => {
+  assert.equal(humanise("due_date"), "Due date");
+  assert.equal(humanise("text"), "Text");
+  assert.equal(humanise(""), "");
+});
+
+test("a flat result reads as key: value pairs", () => {
+  assert.equal(resultText({ id: 6, text: "coffee" }), "id: 6, text: coffee");
+  assert.equal(resultText({ notes: [{ id: 1 }] }), '{"notes":[{"id":1}]}');
+  assert.equal(resultText(null), "");
+});

@@ -1,0 +1,190 @@
+"""What the browser tests and the widget benchmark share: a Jupyter server on a free port
+(it serves JupyterLab 4 and Notebook 7), Debian's Chromium via Playwright, test notebooks whose
+first cell is tests/widget_scenario.py, and a page object for the widget."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+
+CHROMIUM = os.environ.get("DIAL_CHROMIUM", "/usr/bin/chromium")
+OUTPUT = Path(__file__).resolve().parent / "output"
+SCENARIO = Path(__file__).resolve().parents[1] / "widget_scenario.py"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_notebook(root: Path, name: str, *cells: str) -> str:
+    """A notebook in the server's root whose first cell defines the scenario (agent, domain)."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SCENARIO.read_text()),
+                *(nbformat.v4.new_code_cell(cell) for cell in cells)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, root / name)
+    return name
+
+
+@contextlib.contextmanager
+def jupyter_server(root: Path) -> Iterator[dict]:
+    """A running Jupyter server rooted in ``root``/nb; yields ``{base, root, log}``."""
+    for sub in ("config", "runtime", "data", "us", "ws", "nb"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    news = root / "us" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True, exist_ok=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
+           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTER_DATA_DIR": str(root / "data"),
+           "JUPYTER_PLATFORM_DIRS": "1"}
+    bin_dir = Path(sys.executable).parent
+    command = [str(bin_dir / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1",
+               f"--port={port}", "--port-retries=0", "--allow-root",
+               "--IdentityProvider.token=", "--ServerApp.disable_check_xsrf=True",
+               f"--ServerApp.root_dir={root / 'nb'}", "--LabApp.expose_app_in_browser=True",
+               "--JupyterNotebookApp.expose_app_in_browser=True",
+               f"--LabApp.user_settings_dir={root / 'us'}",
+               f"--LabApp.workspaces_dir={root / 'ws'}"]
+    with (root / "server.log").open("w") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while not _up(base):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("jupyter server did not start:\n"
+                                       + (root / "server.log").read_text())
+                time.sleep(0.2)
+            yield {"base": base, "root": root / "nb", "log": root / "server.log"}
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _up(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/api/status", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def chromium(profile: Path) -> Iterator[object]:
+    """Headless Debian Chromium: a Playwright persistent context using ``profile``."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1100, "height": 1000})
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+class NotebookPage:
+    """A notebook opened in JupyterLab or Notebook 7, all cells run, the widget on screen."""
+
+    def __init__(self, page, app: str) -> None:
+        self.page = page
+        self.app = app
+        self.root = page.locator("[data-dial-root]").first
+
+    def say(self, text: str) -> None:
+        box = self.root.locator("[data-dial-field=say]")
+        box.fill(text)
+        box.press("Enter")
+
+    def card(self, sid: str):
+        return self.root.locator(f"[data-dial-suggestion=\"{sid}\"]")
+
+    def shot(self, name: str, target=None) -> Path:
+        path = OUTPUT / f"{self.app}-{name}.png"
+        (target or self.root).screenshot(path=str(path))
+        return path
+
+    def set_theme(self, theme: str) -> None:
+        self.page.evaluate("t => window.jupyterapp.commands.execute('apputils:change-theme', "
+                           "{theme: t})", theme)
+        self.page.wait_for_function(
+            "t => document.body.dataset.jpThemeName === t", arg=theme, timeout=15000)
+        self.page.wait_for_timeout(300)
+
+
+def open_notebook(context, base: str, name: str, app: str = "lab") -> NotebookPage:
+    """Open ``name``, wait for an idle kernel, run all cells, wait for the widget."""
+    page = context.new_page()
+    # leave-page prompts are accepted (a reload must go through); any other dialog is dismissed
+    page.on("dialog", lambda dialog: dialog.accept() if dialog.type == "beforeunload"
+            else dialog.dismiss())
+    url = (f"{base}/lab/workspaces/w{uuid.uuid4().hex[:8]}/tree/{name}" if app == "lab"
+           else f"{base}/notebooks/{name}")
+    page.goto(url)
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const k = w && w.sessionContext && w.sessionContext.session
+                && w.sessionContext.session.kernel;
+            return k && k.connectionStatus === 'connected' && k.status === 'idle';
+        }""", timeout=60000)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.locator("[data-dial-root]").first.wait_for(timeout=60000)
+    return NotebookPage(page, app)
+
+
+
+MOUNT = """async ([source, css, state]) => {
+    const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+    const widget = (await import(url)).default;
+    const style = document.createElement('style');
+    style.textContent = css;
+    document.head.append(style);
+    const handlers = {};
+    window.sent = [];
+    window.model = {
+        get: (k) => state[k],
+        set: (k, v) => { state[k] = v; (handlers['change:' + k] || []).forEach((f) => f()); },
+        on: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
+        off() {},
+        send: (content) => { window.sent.push(content); },
+    };
+    const el = document.createElement('div');
+    el.style.width = '640px';
+    document.body.append(el);
+    widget.render({model: window.model, el});
+}"""
+
+
+def mount_widget(context, state: dict):
+    """A blank page with widget.js rendered from ``state`` and a model double that records
+    what the view sends (``window.sent``) and lets a test change traits (``window.model.set``)."""
+    root = Path(__file__).resolve().parents[2] / "js"
+    page = context.new_page()
+    page.goto("about:blank")
+    full = {"transcript": [], "pending": {}, "thinking": False, "running": False,
+            "schemas": {}, "title": "", **state}
+    page.evaluate(MOUNT, [(root / "widget.js").read_text(), (root / "widget.css").read_text(),
+                          full])
+    return page
