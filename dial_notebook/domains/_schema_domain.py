@@ -155,7 +155,8 @@ class SchemaDomain:
         self._resources: dict[str, Resource[Any]] = {}
         # Compiled validators by action name, dropped whenever the registry changes.
         self._validators: dict[str, PayloadValidator] = {}
-        for schema in schemas:
+        self._shared: list[dict[str, Any]] = [copy.deepcopy(dict(s)) for s in schemas]
+        for schema in self._shared:
             self._add_resource(dict(schema), required=True)
 
     def __repr__(self) -> str:
@@ -377,6 +378,55 @@ class SchemaDomain:
             schemas=data.get("schemas") or (),
             description=str(data.get("description") or ""),
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The domain as ``from_file`` reads it: name, description, context (when it is
+        text), shared schemas, and each action's schema, flags, preview template and
+        description. Functions are left out: bind them again after loading.
+
+            >>> SchemaDomain.from_dict("d", {"ping": {"schema": {"type": "object"},
+            ...                                       "mutates": False}}).to_dict()["actions"]
+            {'ping': {'schema': {'type': 'object'}, 'mutates': False, 'destructive': False, 'handoff': False}}
+        """
+        actions: dict[str, Any] = {}
+        for spec in self._actions.values():
+            entry: dict[str, Any] = {"schema": copy.deepcopy(spec.schema),
+                                     "mutates": spec.mutates, "destructive": spec.destructive,
+                                     "handoff": spec.handoff}
+            if isinstance(spec.preview, str):
+                entry["preview"] = spec.preview
+            if spec.description:
+                entry["description"] = spec.description
+            actions[spec.name] = entry
+        data: dict[str, Any] = {"name": self.name}
+        if self.description:
+            data["description"] = self.description
+        if isinstance(self._context, str) and self._context:
+            data["context"] = self._context
+        if self._shared:
+            data["schemas"] = copy.deepcopy(self._shared)
+        data["actions"] = actions
+        return data
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``to_dict()`` as JSON (or YAML for ``.yaml``/``.yml``) for ``from_file``.
+
+            domain.save("todo.json"); SchemaDomain.from_file("todo.json")
+        """
+        path = Path(path)
+        data = self.to_dict()
+        if path.suffix.lower() in (".yaml", ".yml"):
+            try:
+                import yaml
+            except ImportError:
+                raise ImportError(
+                    "writing a domain as YAML needs PyYAML: pip install dial-notebook[yaml]"
+                ) from None
+            text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        else:
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        path.write_text(text, encoding="utf-8")
+        return path
 
     # What the widget and the system prompt read
 

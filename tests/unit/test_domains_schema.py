@@ -482,3 +482,20 @@ def test_the_package_exports_exactly_its_public_names():
         if not name.startswith("_") and not isinstance(value, type(domains))
     }
     assert set(domains.__all__) == public
+
+
+def test_a_domain_saved_to_json_or_yaml_loads_back_with_the_same_actions(tmp_path):
+    shared = {"$id": "urn:todo:item", "type": "object",
+              "properties": {"title": {"type": "string", "minLength": 1}}, "required": ["title"]}
+    domain = SchemaDomain.from_dict("todo", {
+        "add-todo": {"schema": {"$ref": "urn:todo:item"}, "preview": "Add '{title}'",
+                     "description": "Adds a todo."},
+        "clear-todos": {"schema": {"type": "object"}, "destructive": True},
+    }, schemas=[shared], description="A todo list", context='<context todos="0"/>')
+    for name in ("todo.json", "todo.yaml"):
+        loaded = SchemaDomain.from_file(domain.save(tmp_path / name))
+        assert loaded.to_dict() == domain.to_dict()
+        assert loaded.validate("add-todo", {"title": ""})["field"] == "title"
+        assert loaded.actions["clear-todos"].destructive
+        assert loaded.preview("add-todo", {"title": "milk"}) == "Add 'milk'"
+        assert loaded.context() == '<context todos="0"/>'

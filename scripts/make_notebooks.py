@@ -1,0 +1,278 @@
+"""Writes notebooks/quickstart.ipynb, eda-assistant.ipynb and prototyping-a-domain.ipynb.
+
+The notebooks are generated so that their text is reviewed here, as code, and they are stored
+without outputs. Run: ``python scripts/make_notebooks.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def md(text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_markdown_cell(text.strip())
+
+
+def code(text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(text.strip())
+
+
+QUICKSTART = [
+    md("""
+# dial-notebook quickstart
+
+An agent that speaks **DIAL** proposes; you decide. Every proposal arrives as a card you can
+**Accept**, **Edit** or **Dismiss**, and the agent is told what became of it.
+
+This notebook needs no API key: `DemoAgent` is an offline agent that understands a few plain
+requests about notes. Run the cells, then use the chat.
+"""),
+    code("""
+from dial_notebook import ChatWidget, DemoAgent, NotesDomain
+
+notes = NotesDomain(["call the plumber", "book the dentist"])
+chat = ChatWidget(agent=DemoAgent(notes), domain=notes, title="Notes assistant")
+chat
+"""),
+    md("""
+**1. Send a request.** Type in the chat box, or send from code as the next cell does. A card
+appears: *Add the note 'buy milk'*. Click **Accept**: the note is added and the agent answers.
+"""),
+    code("""
+task = chat.say("add a note: buy milk")  # returns at once; the conversation runs in the background
+"""),
+    md("""
+**2. Edit a proposal.** Type `add a note: water the plants`, click **Edit**, empty the text
+and **Save**: the action's JSON Schema refuses it, next to the field. Write something else and
+Save again: the edited note is added, and the agent notices you changed it.
+
+**3. Dismiss one.** Type `remove note 1` (a destructive action, marked in red) and click
+**Dismiss**. The agent hears about it with your next words.
+
+**4. Or just talk.** Typing while a card waits means you moved on: the card ends *superseded*.
+
+What the domain holds now (run again after clicking):
+"""),
+    code("""
+notes.notes
+"""),
+    md("""
+What the agent actually received, turn by turn: the outcome of its proposals in DIAL
+(`<dial-acknowledge>` + `<dial-declare>`), the domain's context, and your words.
+"""),
+    code("""
+for event in chat.transcript:
+    if event["type"] == "sent":
+        print(f"── turn {event['turn']} ──")
+        print(event["message"])
+"""),
+    md("""
+## Use a real model
+
+Three lines: an OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) or
+Anthropic. The agent is taught DIAL and your domain's actions by its system prompt.
+This cell does nothing unless a key is set.
+"""),
+    code("""
+import os
+
+if os.environ.get("OPENAI_API_KEY"):
+    from dial_notebook import OpenAIAgent  # local: OpenAIAgent(model="llama3.1", base_url="http://localhost:11434/v1", api_key="ollama", domain=notes)
+    chat = ChatWidget(agent=OpenAIAgent(model="gpt-4o-mini", domain=notes), domain=notes)
+    display(chat)
+elif os.environ.get("ANTHROPIC_API_KEY"):
+    from dial_notebook import AnthropicAgent
+    chat = ChatWidget(agent=AnthropicAgent(model="claude-sonnet-4-5", domain=notes), domain=notes)
+    display(chat)
+"""),
+]
+
+EDA = [
+    md("""
+# An EDA assistant
+
+A small sales data set (200 rows, shipped with the package) in a DataFrame, and an agent that
+proposes analysis steps over the notebook's DataFrames: describe, filter, add a column from
+column arithmetic, group and aggregate, plot. Read-only steps run at once; changes wait for
+you and can be undone. The agent is the offline `DemoAgent` unless an API key is set.
+"""),
+    code("""
+import os
+
+from dial_notebook import ChatWidget, DataFramesDomain, DemoAgent, load_sales
+
+sales = load_sales()
+frames = DataFramesDomain()  # the DataFrames of this notebook's namespace
+sales.head()
+"""),
+    code("""
+if os.environ.get("OPENAI_API_KEY"):
+    from dial_notebook import OpenAIAgent
+    agent = OpenAIAgent(model="gpt-4o-mini", domain=frames)
+else:
+    agent = DemoAgent(frames)
+
+chat = ChatWidget(agent=agent, domain=frames, title="EDA assistant")
+chat
+"""),
+    md("""
+Try, in the chat:
+
+- `describe sales` — runs at once (read-only) and shows a table
+- `filter sales where region is north` — a card: **Accept** it, and `sales` really changes
+- `add a column revenue = price * units` — **Edit** the expression before accepting
+- `plot price against size` — a chart
+- `total units by region` — a new frame, `sales_by_region`
+
+Every change can be taken back: `frames.undo_last()`.
+"""),
+    code("""
+task = chat.say("describe sales")
+"""),
+    md("""
+## The same steps, unattended
+
+A `Conversation` with a policy human accepts every proposal: handy for batch runs and for
+checking a domain. The DataFrame in the namespace really changes, and later cells use it.
+"""),
+    code("""
+from dial_notebook import Conversation, policy_human
+
+batch = Conversation(agent=DemoAgent(frames), domain=frames, human=policy_human("accept"))
+for request in ["filter sales where region is north", "add a column revenue = price * units"]:
+    result = await batch.say(request)
+    print(request, "→", [(o["action"], o["status"]) for o in result.outcomes])
+sales.shape, list(sales.columns)
+"""),
+    code("""
+sales.groupby("product")["revenue"].sum().round(2).sort_values(ascending=False)
+"""),
+    md("Undo the last change: the column goes, the frame is exactly what it was."),
+    code("""
+frames.undo_last()
+"revenue" in sales.columns
+"""),
+]
+
+PROTOTYPING = [
+    md("""
+# Prototyping a domain
+
+A domain is the vocabulary of actions an agent may propose, each described by a JSON Schema.
+The same schema checks the agent's payloads (an invalid proposal never reaches the person) and
+the person's edits (every refusal names the field and says how to fix it).
+"""),
+    code("""
+from dial_notebook import Conversation, SchemaDomain, ScriptedAgent, policy_human
+
+todos: list[dict] = []
+todo = SchemaDomain("todo", context=lambda: f'<context todos="{len(todos)}"/>',
+                    description="A small todo list.")
+
+@todo.action(
+    schema={"type": "object",
+            "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 80},
+                           "priority": {"enum": ["low", "normal", "high"]},
+                           "due": {"type": "string", "format": "date"}},
+            "required": ["title"], "additionalProperties": False},
+    preview="Add the todo '{title}'",
+)
+def add_todo(payload):
+    \"\"\"Adds a todo.\"\"\"
+    todos.append({"priority": "normal", **payload})
+    return {"count": len(todos)}
+
+@todo.action(schema={"type": "object"}, mutates=False)
+def list_todos(payload):
+    \"\"\"Lists the todos.\"\"\"
+    return {"todos": todos}
+
+[a["name"] for a in todo.describe()]
+"""),
+    md("""
+Try it with scripted agent replies. The second proposal has a misspelt field and a bad date:
+the domain refuses it before a person sees it, and the agent is told exactly what to fix.
+"""),
+    code("""
+replies = [
+    '''<dial version="0.1" actor="agent">
+  <dial-suggest action="add-todo">Add it?
+    <dial-payload>{"title": "Write the report", "priority": "high", "due": "2026-12-01"}</dial-payload>
+  </dial-suggest>
+  <dial-suggest action="add-todo">And this?
+    <dial-payload>{"title": "Call Sam", "priorty": "low", "due": "next week"}</dial-payload>
+  </dial-suggest>
+</dial>''',
+    '<dial version="0.1" actor="agent"><dial-inform>Added one; I will fix the other.</dial-inform></dial>',
+]
+conversation = Conversation(agent=ScriptedAgent(replies), domain=todo, human=policy_human("accept"))
+result = await conversation.say("add my todos")
+for outcome in result.outcomes:
+    print(outcome["status"], "·", outcome.get("field", ""), "·", outcome.get("hint", outcome.get("result")))
+"""),
+    md("What the agent received about them — the outcome reply, in DIAL:"),
+    code("""
+print(next(e["message"] for e in conversation.transcript if e["type"] == "sent" and e["turn"] == 2))
+"""),
+    md("""
+Every error, field by field, is what the widget shows next to each input when a person's edit
+is refused:
+"""),
+    code("""
+todo.validate("add-todo", {"title": "", "priority": "urgent", "colour": "red"})
+"""),
+    md("""
+## Connect a model
+
+With a key set, a real model gets a system prompt that teaches DIAL and lists these actions
+with their schemas. Without one, this cell shows the prompt's start.
+"""),
+    code("""
+import os
+
+from dial_notebook import ChatWidget, system_prompt
+
+if os.environ.get("OPENAI_API_KEY"):
+    from dial_notebook import OpenAIAgent
+    display(ChatWidget(agent=OpenAIAgent(model="gpt-4o-mini", domain=todo), domain=todo))
+else:
+    print(system_prompt(todo)[:1200], "…")
+"""),
+    md("## Save the domain as a file, and load it back\n\nFunctions stay in Python: bind them again by name."),
+    code("""
+import tempfile
+from pathlib import Path
+
+path = todo.save(Path(tempfile.mkdtemp()) / "todo.json")
+print(path.read_text()[:400], "…")
+
+loaded = SchemaDomain.from_file(path)
+loaded.bind("add-todo", add_todo)
+loaded.bind("list-todos", list_todos)
+loaded.to_dict() == todo.to_dict(), loaded.validate("add-todo", {"title": "x", "due": "soon"})["hint"]
+"""),
+]
+
+
+def write(name: str, cells: list[nbformat.NotebookNode]) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = cells
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nbformat.write(nb, NOTEBOOKS / name)
+
+
+def main() -> None:
+    NOTEBOOKS.mkdir(exist_ok=True)
+    write("quickstart.ipynb", QUICKSTART)
+    write("eda-assistant.ipynb", EDA)
+    write("prototyping-a-domain.ipynb", PROTOTYPING)
+
+
+if __name__ == "__main__":
+    main()
