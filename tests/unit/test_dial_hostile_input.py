@@ -133,10 +133,10 @@ def test_many_unclosed_openers_take_linear_time(opener):
 
 
 def test_many_small_envelopes():
-    text = '<dial actor="a"><dial-inform>x</dial-inform></dial>\n' * 20_000
+    text = '<dial actor="a"><dial-inform>x</dial-inform></dial>\n' * 5_000
     env, seconds = timed(parse, text)
-    assert seconds < 1.5
-    assert len(env.all()) == 20_000
+    assert seconds < 1
+    assert len(env.all()) == 5_000
 
 
 def test_invalid_utf8_decoded_with_surrogates_and_nul_do_not_crash():
