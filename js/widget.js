@@ -6,6 +6,14 @@
 //   messages out: {type: 'decide', token, decision: 'accept'|'dismiss'|'edit', payload?}
 //                 {type: 'answer', token, value | file (+ one buffer)}
 //                 {type: 'say', text}   {type: 'retry'}
+//   ask_user's panel (see the 'questions panel' section): traits questions ({token,
+//               questions}) and provider_note; message out {type: 'questions', token, answers}
+//
+// Schema v0.1 at run time (a full_dial conversation): an execute block is a suggestion card
+// with kind 'execute' (its steps' commands shown monospace with env and label; step outcomes
+// carry `block` and attach to it); 'declare' events fill a small context panel; 'phatic'
+// typing / thinking light the indicator while a say runs; 'delegate' shows the hand-off;
+// informs with act 'skipped' / 'addressed-elsewhere' are notes.
 //
 // Agent text is untrusted: every string reaches the page through textContent or an attribute
 // set by setAttribute on an element this module created; URLs pass safeUrl() first.
@@ -24,6 +32,9 @@ const STATUS_LABEL = {
   superseded: "Superseded",
   "handed-off": "Handed off",
   invalid: "Invalid",
+  skipped: "Skipped",
+  confirmed: "Confirmed",
+  running: "Running",
 };
 
 // ---- small pure helpers (exported for node:test) -------------------------------------------
@@ -125,17 +136,23 @@ export function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
-        const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null };
+        const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: new Map() };
         cards.set(String(event.id), item);
         items.push(item);
         break;
       }
       case "outcome": {
+        const block = event.block !== undefined && event.block !== null ? cards.get(String(event.block)) : null;
         const card = cards.get(String(event.id));
-        if (card && !card.outcome) card.outcome = event;
-        else items.push({ kind: "status", key: `o${index}`, event });
+        if (block && block.event.kind === "execute") block.steps.set(String(event.id), event);
+        else if (card && !card.outcome && !card.steps.size) card.outcome = event;
+        else if (event.status !== "skipped") items.push({ kind: "status", key: `o${index}`, event });
+        // a skipped proposal without a card of its own: its 'skipped' note already says why
         break;
       }
+      case "delegate":
+        items.push({ kind: "delegate", key: `d${index}`, event });
+        break;
       case "no-reply":
         items.push({ kind: "no-reply", key: `n${index}`, index, event });
         break;
@@ -154,7 +171,8 @@ export function itemsOf(transcript, pending) {
       const waiting = pending && pending.kind === "decide" &&
         String(pending.id) === String(item.event.id) && cards.get(String(pending.id)) === item;
       item.pending = waiting ? pending : null;
-      item.status = item.outcome ? String(item.outcome.status) : waiting ? "pending" : "proposed";
+      item.status = item.outcome ? String(item.outcome.status) : waiting ? "pending"
+        : item.event.kind === "execute" ? blockStatus(item) : "proposed";
     }
     if (item.kind === "ask") {
       item.pending = pending && pending.kind === "answer" && pending.index === item.index
@@ -162,6 +180,39 @@ export function itemsOf(transcript, pending) {
     }
   }
   return items;
+}
+
+/** An execute block's status from its steps' outcomes: running, then done or failed. */
+function blockStatus(item) {
+  const steps = (item.event.payload && item.event.payload.steps) || [];
+  if (!item.steps.size) return item.event.confirmed ? "confirmed" : "proposed";
+  if (item.steps.size < steps.length) return "running";
+  return [...item.steps.values()].every((o) => o.status === "done") ? "done" : "failed";
+}
+
+/** The session context the agent declared: [key, value] pairs, a later declare winning. */
+export function contextOf(transcript) {
+  const context = new Map();
+  for (const event of transcript) {
+    if (event && event.type === "declare" && typeof event.key === "string") {
+      context.delete(event.key);
+      context.set(event.key, event.value);
+    }
+  }
+  return [...context.entries()];
+}
+
+/** 'typing' or 'thinking' when the latest reply's phatic signals leave one on, else null. */
+export function agentSignal(transcript) {
+  for (let index = transcript.length - 1; index >= 0; index -= 1) {
+    const event = transcript[index];
+    if (!event || typeof event !== "object") continue;
+    if (event.type === "reply" || event.type === "sent") return null;
+    if (event.type !== "phatic") continue;
+    if (event.signal === "typing" || event.signal === "thinking") return event.signal;
+    if (event.signal === "done-typing") return null;
+  }
+  return null;
 }
 
 // ---- DOM helpers -----------------------------------------------------------------------------
@@ -542,6 +593,359 @@ function informBody(event) {
   }
 }
 
+// ---- questions panel (ask_user) ----------------------------------------------------------------
+// The chat widget as the provider of dial_notebook.interaction: every question of one request in
+// one panel (trait `questions` = {token, questions: [...]}), answered with one custom message
+//   {type: 'questions', token, answers: [{id, selected: [labels], custom?}]}
+// A skipped question answers with no label and no custom text. `provider_note` (a string) says
+// when this widget is not the provider. Detail text is markdown-lite built as DOM nodes (never
+// innerHTML). Option rows share their look (.dial-choice) with the <dial-ask> choice card.
+
+/** Markdown-lite blocks: headings, paragraphs, bullet / numbered lists, ``` code fences. */
+export function markdownBlocks(text) {
+  const blocks = [];
+  let paragraph = null;
+  let list = null;
+  let code = null;
+  const flush = () => {
+    paragraph = null;
+    list = null;
+  };
+  for (const line of String(text ?? "").replace(/\r\n?/g, "\n").split("\n")) {
+    if (code) {
+      if (/^\s*```/.test(line)) code = null;
+      else code.text += (code.text ? "\n" : "") + line;
+      continue;
+    }
+    if (/^\s*```/.test(line)) {
+      flush();
+      code = { type: "code", text: "" };
+      blocks.push(code);
+      continue;
+    }
+    const heading = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(line);
+    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const numbered = /^\s*\d{1,4}[.)]\s+(.*)$/.exec(line);
+    if (!line.trim()) {
+      flush();
+    } else if (heading) {
+      flush();
+      blocks.push({ type: "h", level: heading[1].length, text: heading[2].trim() });
+    } else if (bullet || numbered) {
+      const type = bullet ? "ul" : "ol";
+      paragraph = null;
+      if (!list || list.type !== type) {
+        list = { type, items: [] };
+        blocks.push(list);
+      }
+      list.items.push((bullet || numbered)[1]);
+    } else if (list && /^\s{2,}\S/.test(line)) {
+      list.items[list.items.length - 1] += ` ${line.trim()}`;
+    } else {
+      list = null;
+      if (!paragraph) {
+        paragraph = { type: "p", text: line.trim() };
+        blocks.push(paragraph);
+      } else {
+        paragraph.text += `\n${line.trim()}`;
+      }
+    }
+  }
+  return blocks;
+}
+
+/** Inline spans of markdown-lite: **bold**, `code`, *emphasis*; everything else is text. */
+export function inlineSpans(text) {
+  const spans = [];
+  const pattern = /\*\*([^*\n]+)\*\*|`([^`\n]+)`|\*([^*\n]+)\*/g;
+  let last = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    if (match.index > last) spans.push({ type: "text", text: text.slice(last, match.index) });
+    if (match[1] !== undefined) spans.push({ type: "strong", text: match[1] });
+    else if (match[2] !== undefined) spans.push({ type: "code", text: match[2] });
+    else spans.push({ type: "em", text: match[3] });
+    last = pattern.lastIndex;
+  }
+  if (last < text.length) spans.push({ type: "text", text: text.slice(last) });
+  return spans;
+}
+
+/** A question's state in the panel: answered (labels or text), skipped, or still open. */
+export function questionState(question, draft) {
+  if (draft.skipped) return "skipped";
+  const other = String(draft.other || "").trim();
+  const options = question.options || [];
+  if (!options.length) return other ? "answered" : "open";
+  if (question.multi_select) return draft.selected.length || other ? "answered" : "open";
+  if (draft.otherOn) return other ? "answered" : "open";
+  return draft.selected.length === 1 ? "answered" : "open";
+}
+
+/** The answer items the panel sends, in the questions' order (the spec's answer rules). */
+export function answersOf(questions, drafts) {
+  return questions.map((question) => {
+    const draft = drafts.get(question.id) || newDraft();
+    const other = String(draft.other || "").trim();
+    const labels = (question.options || []).map((o) => o.label);
+    if (draft.skipped) return { id: question.id, selected: [] };
+    if (!labels.length || (!question.multi_select && draft.otherOn)) {
+      return other ? { id: question.id, selected: [], custom: other } : { id: question.id, selected: [] };
+    }
+    const selected = labels.filter((label) => draft.selected.includes(label));
+    const item = { id: question.id, selected: question.multi_select ? selected : selected.slice(0, 1) };
+    if (question.multi_select && other) item.custom = other;
+    return item;
+  });
+}
+
+function newDraft() {
+  return { selected: [], other: "", otherOn: false, skipped: false };
+}
+
+function isPlanReview(question) {
+  return Boolean(question.intent && question.intent.kind === "plan-review" &&
+    (question.options || []).some((o) => o.label === question.intent.approve));
+}
+
+function inlineNodes(text) {
+  return inlineSpans(text).map((span) => (span.type === "text" ? document.createTextNode(span.text)
+    : h(span.type, span.type === "code" ? { className: "dial-md-code" } : {}, span.text)));
+}
+
+/** Markdown-lite as DOM nodes (textContent only). */
+function markdownNodes(text) {
+  return markdownBlocks(text).map((block) => {
+    switch (block.type) {
+      case "h": return h("div", { className: `dial-md-h dial-md-h${Math.min(block.level, 3)}` }, inlineNodes(block.text));
+      case "ul": case "ol": return h(block.type, { className: "dial-md-list" }, block.items.map((item) => h("li", {}, inlineNodes(item))));
+      case "code": return h("pre", { className: "dial-code" }, h("code", {}, block.text));
+      default: return h("p", { className: "dial-md-p" }, inlineNodes(block.text));
+    }
+  });
+}
+
+/** One option row's text: label, then a muted description (shared with the <dial-ask> card). */
+function choiceText(label, description) {
+  return h("span", { className: "dial-choice-text" },
+    h("span", { className: "dial-choice-label" }, String(label)),
+    description ? h("span", { className: "dial-choice-desc" }, String(description)) : null);
+}
+
+/** A <dial-ask> option as a button with the panel's row look: a click answers at once. */
+function choiceButton(option, onClick) {
+  const label = option.label || option.value;
+  return h("button", {
+    type: "button", className: `dial-option dial-choice${option.default ? " dial-option-default" : ""}`,
+    "data-dial-option": option.value, "aria-pressed": option.default ? "true" : "false",
+    disabled: option.disabled, "aria-disabled": option.disabled ? "true" : undefined, onClick,
+  }, h("span", { className: "dial-choice-mark", "aria-hidden": "true" }),
+  choiceText(label, option.label && String(option.value).toLowerCase() !== String(option.label).toLowerCase()
+    ? option.value : null));
+}
+
+/** The panel and the provider note, placed right after the conversation log. */
+function mountQuestions(model, log) {
+  const slot = h("div", { className: "dial-questions-slot" });
+  log.after(slot);
+  const drafts = new Map(); // token -> Map(question id -> draft)
+  const sent = new Set(); // tokens answered from this view
+  let shown = null; // {token, node}
+
+  function update() {
+    const note = String(model.get("provider_note") || "");
+    const request = model.get("questions") || {};
+    const token = typeof request.token === "string" ? request.token : null;
+    let noteNode = slot.querySelector(":scope > .dial-provider-note");
+    if (note) {
+      if (!noteNode) {
+        noteNode = h("div", { className: "dial-provider-note", role: "note", "data-dial-provider-note": "" });
+        slot.prepend(noteNode);
+      }
+      noteNode.textContent = note;
+    } else if (noteNode) noteNode.remove();
+    if (shown && shown.token === token) return; // same request: keep what the person did
+    if (shown) shown.node.remove();
+    shown = null;
+    for (const key of [...drafts.keys()]) if (key !== token) drafts.delete(key);
+    if (token && Array.isArray(request.questions) && request.questions.length) {
+      shown = { token, node: panel(token, request.questions) };
+      slot.append(shown.node);
+    }
+  }
+
+  function panel(token, questions) {
+    if (!drafts.has(token)) drafts.set(token, new Map(questions.map((q) => [q.id, newDraft()])));
+    const state = drafts.get(token);
+    const plan = questions.length === 1 && isPlanReview(questions[0]);
+    const box = h("section", {
+      className: `dial-ask dial-questions${plan ? " dial-questions-plan" : ""}`,
+      "data-dial-questions": token, "aria-label": plan ? "A plan for your review" : "Questions for you",
+    });
+    box.append(h("div", { className: "dial-card-head" },
+      h("span", { className: "dial-action-name" }, plan ? "plan review" : questions.length === 1 ? "question" : `${questions.length} questions`),
+      h("span", { className: "dial-chip dial-chip-pending" }, "Waiting for you")));
+    const progress = h("span", { className: "dial-hint dial-questions-progress", "aria-live": "polite" });
+    const submit = button("Submit", "submit-questions", () => send(), { kind: "dial-primary", aria: "Submit your answers" });
+    const refreshAll = () => {
+      let done = 0;
+      for (const question of questions) {
+        const draft = state.get(question.id);
+        const status = questionState(question, draft);
+        if (status !== "open") done += 1;
+        const node = box.querySelector(`[data-dial-question="${CSS.escape(question.id)}"]`);
+        if (node) {
+          node.setAttribute("data-dial-state", status);
+          node.classList.toggle("dial-question-skipped", status === "skipped");
+          const skip = node.querySelector("[data-dial-action=skip-question]");
+          if (skip) {
+            skip.textContent = draft.skipped ? "Undo skip" : "Skip";
+            skip.setAttribute("aria-pressed", String(draft.skipped));
+          }
+          node.querySelectorAll(".dial-choice-input, [data-dial-field=other]").forEach((input) => {
+            input.disabled = draft.skipped || sent.has(token);
+          });
+          node.querySelectorAll("[data-dial-action=approve-plan], [data-dial-action=decline-plan]").forEach((b) => {
+            b.setAttribute("aria-pressed", String(!draft.otherOn && draft.selected.includes(b.getAttribute("data-dial-choice"))));
+            b.disabled = draft.skipped || sent.has(token);
+          });
+        }
+      }
+      const complete = done === questions.length;
+      submit.disabled = !complete || sent.has(token);
+      progress.textContent = complete ? "Ready to submit" : `${done} of ${questions.length} answered or skipped`;
+      return complete;
+    };
+    const send = () => {
+      if (sent.has(token) || !refreshAll()) return;
+      sent.add(token);
+      model.send({ type: "questions", token, answers: answersOf(questions, state) });
+      box.classList.add("dial-questions-sent");
+      box.querySelectorAll("button, input, textarea").forEach((n) => { n.disabled = true; });
+    };
+    questions.forEach((question, index) => box.append(questionNode(token, question, index, state.get(question.id), refreshAll, send, plan)));
+    if (!plan) box.append(h("div", { className: "dial-buttons dial-questions-foot" }, submit, progress));
+    refreshAll();
+    return box;
+  }
+
+  function questionNode(token, question, index, draft, changed, send, plan) {
+    const multi = Boolean(question.multi_select);
+    const options = question.options || [];
+    const reviewing = isPlanReview(question);
+    const name = uid("q");
+    const node = h("fieldset", { className: `dial-question${reviewing ? " dial-question-plan" : ""}`, "data-dial-question": question.id });
+    const legendId = uid("ql");
+    node.setAttribute("aria-labelledby", legendId);
+    node.append(h("div", { className: "dial-question-top" },
+      question.header ? h("span", { className: "dial-question-header" }, String(question.header)) : null,
+      plan ? null : h("button", {
+        type: "button", className: "dial-button dial-link dial-question-skip", "data-dial-action": "skip-question",
+        "aria-label": `Skip: ${summarise(question.question, 60)}`,
+        onClick: () => {
+          draft.skipped = !draft.skipped;
+          changed();
+        },
+      }, "Skip")));
+    node.append(h("div", { className: "dial-question-text", id: legendId }, String(question.question)));
+    if (question.detail) {
+      node.append(h("div", { className: reviewing ? "dial-plan" : "dial-question-detail", "data-dial-detail": "" },
+        markdownNodes(question.detail)));
+    }
+    const otherInput = h("input", {
+      type: "text", className: "dial-input dial-other-input", "data-dial-field": "other",
+      placeholder: options.length ? (reviewing ? "Or tell the agent what to change…" : "Type another answer…") : "Your answer",
+      "aria-label": options.length ? `Other answer to: ${summarise(question.question, 60)}` : `Answer to: ${summarise(question.question, 60)}`,
+    });
+    otherInput.value = draft.other;
+    otherInput.addEventListener("input", () => {
+      draft.other = otherInput.value;
+      if (!multi && options.length && draft.other.trim()) {
+        draft.otherOn = true;
+        const radio = node.querySelector("[data-dial-choice-other] .dial-choice-input");
+        if (radio) radio.checked = true;
+      }
+      changed();
+    });
+    otherInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) {
+        event.preventDefault();
+        send();
+      }
+    });
+    if (reviewing) {
+      const approve = question.intent.approve;
+      const choose = (label) => {
+        draft.selected = [label];
+        draft.otherOn = false;
+        draft.skipped = false;
+        if (changed() && plan) send();
+      };
+      node.append(h("div", { className: "dial-buttons dial-plan-buttons" },
+        options.map((option) => {
+          const yes = option.label === approve;
+          return h("button", {
+            type: "button", className: `dial-button${yes ? " dial-primary" : ""}`,
+            "data-dial-action": yes ? "approve-plan" : "decline-plan", "data-dial-choice": option.label,
+            title: option.description || undefined,
+            onClick: () => choose(option.label),
+          }, option.label);
+        })));
+      if (!plan) node.append(h("div", { className: "dial-other-row" }, otherInput));
+      return node;
+    }
+    if (options.length) {
+      const group = h("div", { className: "dial-choices", role: multi ? "group" : "radiogroup", "aria-labelledby": legendId });
+      for (const option of options) {
+        const input = h("input", {
+          type: multi ? "checkbox" : "radio", name, className: "dial-choice-input",
+          checked: draft.selected.includes(option.label) && !(draft.otherOn && !multi),
+        });
+        input.addEventListener("change", () => {
+          if (multi) {
+            draft.selected = options.map((o) => o.label).filter((l) => (l === option.label ? input.checked : draft.selected.includes(l)));
+          } else if (input.checked) {
+            draft.selected = [option.label];
+            draft.otherOn = false;
+          }
+          changed();
+        });
+        group.append(h("label", { className: "dial-choice", "data-dial-choice": option.label }, input,
+          choiceText(option.label, option.description)));
+      }
+      if (multi) {
+        group.append(h("label", { className: "dial-choice dial-choice-other dial-choice-other-multi" },
+          h("span", { className: "dial-choice-label" }, "Other"), otherInput));
+      } else {
+        const radio = h("input", { type: "radio", name, className: "dial-choice-input", checked: draft.otherOn, "aria-label": "Other" });
+        radio.addEventListener("change", () => {
+          if (!radio.checked) return;
+          draft.otherOn = true;
+          draft.selected = [];
+          otherInput.focus();
+          changed();
+        });
+        group.append(h("label", { className: "dial-choice dial-choice-other", "data-dial-choice-other": "" },
+          radio, h("span", { className: "dial-choice-label" }, "Other"), otherInput));
+      }
+      node.append(group);
+    } else {
+      node.append(h("div", { className: "dial-other-row" }, otherInput));
+    }
+    return node;
+  }
+
+  model.on("change:questions", update);
+  model.on("change:provider_note", update);
+  update();
+  return {
+    dispose() {
+      model.off("change:questions", update);
+      model.off("change:provider_note", update);
+      slot.remove();
+    },
+  };
+}
+
 // ---- the view -----------------------------------------------------------------------------------
 
 function render({ model, el }) {
@@ -553,17 +957,23 @@ function render({ model, el }) {
   const root = h("div", { className: "dial-chat", "data-dial-root": "" });
   const header = h("div", { className: "dial-header" });
   const log = h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
+  const thinkingText = h("span", {}, "Thinking…");
   const thinking = h("div", { className: "dial-thinking", role: "status" },
     h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
-    h("span", {}, "Thinking…"));
+    thinkingText);
+  // not <details>: agent text never becomes one, and tests check that no <details> exists
+  const contextPanel = h("div", { className: "dial-context", "data-dial-context": "" });
+  let contextSig = "";
+  let contextOpen = false;
   const say = h("textarea", {
     className: "dial-input dial-say", rows: "1", "data-dial-field": "say",
     "aria-label": "Message to the agent",
   });
   const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
   const composer = h("div", { className: "dial-composer" }, say, sayButton);
-  root.append(header, log, thinking, composer);
+  root.append(header, contextPanel, log, thinking, composer);
   el.append(root);
+  const questionsPanel = mountQuestions(model, log); // ask_user's panel, after the log
 
   function sendSay() {
     const text = say.value;
@@ -628,6 +1038,11 @@ function render({ model, el }) {
     if (event.text && String(event.text).trim() && String(event.text).trim() !== preview.trim()) {
       card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
     }
+    const execute = event.kind === "execute";
+    if (execute && !(item.pending && draftFor(item).open)) card.append(stepList(item));
+    if (execute && event.confirmed && !item.outcome) {
+      card.append(h("div", { className: "dial-note" }, "You confirmed this above, so it was not asked again."));
+    }
     if (item.pending) {
       const draft = draftFor(item);
       const issue = item.pending.issue;
@@ -650,6 +1065,49 @@ function render({ model, el }) {
       card.append(outcomeLine(item.outcome));
     }
     return card;
+  }
+
+  /** An execute block's steps: env, label and the command (monospace), each with its outcome. */
+  function stepList(item) {
+    const steps = (item.event.payload && Array.isArray(item.event.payload.steps)) ? item.event.payload.steps : [];
+    const list = h("ol", { className: "dial-steps", "aria-label": "Steps" });
+    for (const step of steps.slice(0, CARD_ITEMS)) {
+      const outcome = item.steps.get(String(step.id));
+      const status = outcome ? String(outcome.status) : "";
+      const row = h("li", {
+        className: `dial-step${status ? ` dial-step-${status}` : ""}`,
+        "data-dial-step": String(step.id), "data-dial-status": status || "waiting",
+      });
+      row.append(h("div", { className: "dial-step-head" },
+        h("span", { className: "dial-env" }, String(step.env || "")),
+        step.label ? h("span", { className: "dial-step-label" }, String(step.label)) : null,
+        status ? h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status) : null));
+      const ran = outcome && typeof outcome.command === "string" ? outcome.command : step.command;
+      row.append(h("pre", { className: "dial-command dial-mono" }, String(ran ?? "")));
+      if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, "(edited)"));
+      if (outcome) row.append(stepOutcome(outcome));
+      list.append(row);
+    }
+    return list;
+  }
+
+  function stepOutcome(outcome) {
+    const box = h("div", { className: `dial-step-outcome dial-outcome-${outcome.status}` });
+    const result = outcome.result;
+    if (outcome.status === "done" && result && typeof result === "object" && !Array.isArray(result)) {
+      for (const key of ["stdout", "value", "stderr", "body"]) {
+        if (typeof result[key] === "string" && result[key]) {
+          box.append(h("pre", { className: `dial-output dial-mono dial-output-${key}` }, summarise(result[key], 4000)));
+        }
+      }
+      if (!box.childNodes.length && resultText(result)) box.append(h("span", {}, resultText(result)));
+    } else if (outcome.status === "done") {
+      if (resultText(result)) box.append(h("span", {}, resultText(result)));
+    } else {
+      box.append(h("span", {}, summarise(outcome.error || outcome.hint || "", 400)));
+      if (outcome.error && outcome.hint) box.append(h("div", { className: "dial-hint" }, summarise(outcome.hint, 400)));
+    }
+    return box;
   }
 
   function outcomeLine(outcome) {
@@ -677,7 +1135,7 @@ function render({ model, el }) {
   }
 
   function editor(item, draft) {
-    const schema = model.get("schemas")?.[String(item.event.action)];
+    const schema = item.event.schema || model.get("schemas")?.[String(item.event.action)];
     const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
     if (!draft.view) draft.view = hasForm ? "form" : "json";
     if (!hasForm) draft.view = "json";
@@ -837,15 +1295,8 @@ function render({ model, el }) {
     const fail = (message) => { note.textContent = message; };
     const options = pending.options || [];
     if (type === "choice" || (type === "confirm" && options.length)) {
-      const group = h("div", { className: "dial-options", role: "group", "aria-label": "Options" });
-      for (const option of options) {
-        group.append(h("button", {
-          type: "button", className: `dial-option${option.default ? " dial-option-default" : ""}`,
-          "data-dial-option": option.value, "aria-pressed": option.default ? "true" : "false",
-          disabled: option.disabled, "aria-disabled": option.disabled ? "true" : undefined,
-          onClick: () => send({ value: option.value }),
-        }, option.label || option.value));
-      }
+      const group = h("div", { className: "dial-options dial-choices", role: "group", "aria-label": "Options" });
+      for (const option of options) group.append(choiceButton(option, () => send({ value: option.value })));
       card.append(group);
     } else if (type === "confirm") {
       card.append(h("div", { className: "dial-options", role: "group", "aria-label": "Yes or no" },
@@ -893,6 +1344,15 @@ function render({ model, el }) {
 
   function informNode(item) {
     const event = item.event;
+    if (event.act === "skipped") {
+      return h("div", { className: "dial-note dial-skipped", "data-dial-skipped": String(event.id ?? event.element ?? "") },
+        String(event.text || "Skipped."));
+    }
+    if (event.act === "addressed-elsewhere") {
+      return h("div", { className: "dial-elsewhere", "data-dial-elsewhere": String(event.addressed_to ?? "") },
+        h("div", { className: "dial-note" }, `For ${String(event.addressed_to || "someone else")} — not acted on here:`),
+        h("div", { className: "dial-elsewhere-text" }, String(event.text || "")));
+    }
     const ack = event.act === "acknowledge";
     return h("div", {
       className: `dial-inform${ack ? " dial-ack" : ""}`, "data-dial-inform": "",
@@ -926,8 +1386,44 @@ function render({ model, el }) {
     return box;
   }
 
+  function delegateNode(item) {
+    const event = item.event;
+    const box = h("div", { className: "dial-delegate", "data-dial-delegate": String(event.to ?? "") });
+    box.append(h("div", { className: "dial-note" },
+      `Hand-off to ${String(event.to || "another actor")}${event.intent ? ` (${String(event.intent)})` : ""}`
+      + (event.registered ? "" : " — nobody here takes it over; the agent was told.")));
+    if (event.text) box.append(h("div", {}, String(event.text)));
+    if (event.context !== null && event.context !== undefined) box.append(jsonBlock(event.context));
+    return box;
+  }
+
+  /** The small "context" panel: what the agent declared, by key (hidden when nothing is). */
+  function updateContext(entries) {
+    const sig = JSON.stringify(entries);
+    if (sig === contextSig) return;
+    contextSig = sig;
+    contextPanel.hidden = entries.length === 0;
+    const list = h("dl", { className: "dial-context-list" });
+    list.hidden = !contextOpen;
+    for (const [key, value] of entries.slice(0, CARD_ITEMS)) {
+      list.append(h("dt", { className: "dial-mono" }, key),
+        h("dd", { "data-dial-context-key": key }, summarise(value)));
+    }
+    const toggle = h("button", {
+      type: "button", className: "dial-context-toggle", "data-dial-action": "context",
+      "aria-expanded": String(contextOpen),
+      onClick: () => {
+        contextOpen = !contextOpen;
+        list.hidden = !contextOpen;
+        toggle.setAttribute("aria-expanded", String(contextOpen));
+      },
+    }, `Context (${entries.length})`);
+    contextPanel.replaceChildren(toggle, list);
+  }
+
   function nodeFor(item) {
     switch (item.kind) {
+      case "delegate": return delegateNode(item);
       case "person": return h("div", { className: "dial-person" }, h("div", { className: "dial-bubble" }, String(item.event.text)));
       case "inform": return informNode(item);
       case "ask": return askCard(item);
@@ -940,7 +1436,8 @@ function render({ model, el }) {
   function signature(item) {
     switch (item.kind) {
       case "suggestion":
-        return JSON.stringify([item.status, item.pending, item.outcome, model.get("schemas")?.[String(item.event.action)] ? 1 : 0]);
+        return JSON.stringify([item.status, item.pending, item.outcome, model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
+          [...item.steps.values()]]);
       case "ask": return JSON.stringify([item.pending, item.answer]);
       case "no-reply": return JSON.stringify([item.retry, model.get("running")]);
       default: return "";
@@ -1007,7 +1504,12 @@ function render({ model, el }) {
       }
     }
     for (const token of [...sending]) if (token !== pending.token) sending.delete(token);
-    thinking.hidden = !model.get("thinking");
+    const transcript = model.get("transcript") || [];
+    const signal = model.get("running") ? agentSignal(transcript) : null;
+    thinking.hidden = !model.get("thinking") && !signal;
+    thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
+    thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+    updateContext(contextOf(transcript));
     say.placeholder = pending.kind === "decide"
       ? "Write instead of deciding (the card will be superseded)…"
       : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
@@ -1029,6 +1531,7 @@ function render({ model, el }) {
   update();
   return () => {
     for (const name of events) model.off(name, schedule);
+    questionsPanel.dispose();
   };
 }
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { humanise, itemsOf, resultText, joinPath, normalisePath, safeUrl, summarise } from "./widget.js";
+import { agentSignal, contextOf, humanise, itemsOf, resultText, joinPath, normalisePath, safeUrl, summarise } from "./widget.js";
 
 test("only http(s) URLs, and data: raster images, are safe", () => {
   assert.equal(safeUrl("https://example.org/a.png"), "https://example.org/a.png");
@@ -72,4 +72,41 @@ test("a flat result reads as key: value pairs", () => {
   assert.equal(resultText({ id: 6, text: "coffee" }), "id: 6, text: coffee");
   assert.equal(resultText({ notes: [{ id: 1 }] }), '{"notes":[{"id":1}]}');
   assert.equal(resultText(null), "");
+});
+
+test("an execute card collects its steps' outcomes and reads running, then done or failed", () => {
+  const block = { type: "suggestion", id: "op", kind: "execute", payload: { steps: [{ id: "a" }, { id: "b" }] } };
+  const one = itemsOf([block, { type: "outcome", id: "a", block: "op", status: "done" }], {});
+  assert.deepEqual(one.map((i) => [i.kind, i.status, i.steps.size]), [["suggestion", "running", 1]]);
+  const both = itemsOf([block, { type: "outcome", id: "a", block: "op", status: "done" },
+    { type: "outcome", id: "b", block: "op", status: "skipped" }], {});
+  assert.deepEqual(both.map((i) => i.status), ["failed"]);
+  const confirmed = itemsOf([{ ...block, confirmed: true }], {});
+  assert.equal(confirmed[0].status, "confirmed");
+});
+
+test("the context panel shows the latest value of each declared key", () => {
+  assert.deepEqual(contextOf([{ type: "declare", key: "k", value: 1 }, { type: "declare", key: "j", value: 2 },
+    { type: "declare", key: "k", value: 3 }]), [["j", 2], ["k", 3]]);
+});
+
+test("typing or thinking from the latest reply lights the indicator; done-typing clears it", () => {
+  assert.equal(agentSignal([{ type: "reply" }, { type: "phatic", signal: "typing" }, { type: "inform" }]), "typing");
+  assert.equal(agentSignal([{ type: "reply" }, { type: "phatic", signal: "typing" }, { type: "phatic", signal: "done-typing" }]), null);
+  assert.equal(agentSignal([{ type: "phatic", signal: "thinking" }, { type: "sent" }]), null);
+  assert.equal(agentSignal([{ type: "phatic", signal: "heartbeat" }]), null);
+});
+
+test("a hand-off is an item of its own", () => {
+  assert.deepEqual(itemsOf([{ type: "delegate", to: "billing" }], {}).map((i) => i.kind), ["delegate"]);
+});
+
+test("a later skipped outcome with a ran block's id does not touch that card, nor show twice", () => {
+  const items = itemsOf([
+    { type: "suggestion", id: "op", kind: "execute", payload: { steps: [{ id: "a" }] } },
+    { type: "outcome", id: "a", block: "op", status: "done" },
+    { type: "inform", act: "skipped", id: "op", text: "Skipped execute 'op'" },
+    { type: "outcome", id: "op", action: "execute", status: "skipped" },
+  ], {});
+  assert.deepEqual(items.map((i) => [i.kind, i.status]), [["suggestion", "done"], ["inform", undefined]]);
 });

@@ -31,6 +31,9 @@ STATUSES: dict[str, str] = {
     "dismissed": "The user dismissed: {x}.",
     "superseded": "The user moved on without deciding: {x}.",
     "handed-off": "Passed to the user in its own panel: {x}.",
+    # not in the runtime spec (schema v0.1 run time): a proposal or step never reached because
+    # what it observed did not happen, or it was addressed elsewhere; the hint says why
+    "skipped": "Skipped: {x}.",
 }
 
 _JSON_KEYS = ("action", "status", "result", "error", "code", "field", "hint")

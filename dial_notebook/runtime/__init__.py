@@ -22,7 +22,9 @@ notebook widget behave the same. This layer knows nothing of Jupyter.
 
 from ._ask import Ask
 from ._conversation import Conversation, ConversationBusyError, SayResult
+from ._delegate import Delegation
 from ._events import EVENT_TYPES
+from ._executors import StepError, http_executor, python_executor, shell_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
 from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion
@@ -36,10 +38,15 @@ __all__ = [
     "BlockingSayError",
     "Conversation",
     "ConversationBusyError",
+    "Delegation",
     "PolicyHuman",
     "SayResult",
     "ScriptedHuman",
+    "StepError",
     "Suggestion",
+    "http_executor",
     "policy_human",
+    "python_executor",
     "scripted_human",
+    "shell_executor",
 ]

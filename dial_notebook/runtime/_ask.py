@@ -68,20 +68,25 @@ def ask_from(element: AskElement, ask_id: str) -> Ask:
                options=options)
 
 
-async def on_ask(reply: Reply, element: AskElement) -> None:
-    """Show the question; put it to the person unless they already moved on."""
+async def on_ask(reply: Reply, element: AskElement) -> str:
+    """Show the question; put it to the person unless they already moved on.
+
+    Returns the answer, or '' when there is none (the question stands).
+    """
     state = reply.state
     ask = ask_from(element, state.ask_id(element.id))
     state.events.emit({"type": "ask", **ask.to_dict()})
     if reply.moved_on:
-        return
+        return ""
     state.pending = ask
     try:
         answer = await state.human.answer(ask)
     finally:
         state.pending = None
-    if answer.strip():
-        reply.answers.append((ask, answer))
+    if not answer.strip():
+        return ""
+    reply.answers.append((ask, answer))
+    return answer
 
 
 def _quoted(ask: Ask, answer: str) -> str:

@@ -15,6 +15,11 @@ stays owed (_state.py) until a message carrying it gets a reply; it goes with th
 the next ``say`` (``say('')`` sends just that). The caller's own words are not kept when their
 first send fails: the caller sees the failure and can say them again.
 
+With ``full_dial=True`` the reply's handling covers the rest of DIAL v0.1 (_reply.py):
+execute blocks approved by the person and run by ``executors`` (per-step outcomes), declares
+into ``context``, delegations to ``actors``, phatic signals, and addressed-to. Observe/yield
+orders every reply's elements either way (_schedule.py).
+
 Cancelling the task that runs ``say`` (a kernel interrupt) ends the say with CancelledError and
 leaves the conversation usable: the suggestion the person was deciding and the reply's remaining
 ones end ``superseded``, an action cut short ends ``failed``, and all of it is owed.
@@ -23,12 +28,14 @@ ones end ``superseded``, an action cut short ends ``failed``, and all of it is o
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..dial import outcome_reply
 from ._ask import Ask
 from ._events import Event, Events, OnEvent
+from ._executors import Executors
 from ._outcomes import Outcome
 from ._ports import AgentPort, DomainPort, HumanPort
 from ._reply import handle
@@ -65,6 +72,16 @@ class Conversation:
         on_event: called with every event (a JSON-able dict), in order.
         timeout: seconds to wait for a reply before ``no-reply`` (None: wait for ever).
         max_turns: turns one ``say`` may take before ``turn-limit``.
+        full_dial: also act on the rest of DIAL v0.1 — ``<dial-execute>`` (approved by the
+            person, run by ``executors``), ``<dial-declare>`` (``context``),
+            ``<dial-delegate>`` (``actors``), ``<dial-phatic>`` and ``addressed-to``. On by
+            default; ``full_dial=False`` behaves exactly as the reference runtime, which
+            ignores them. Observe/yield applies either way.
+        executors: env → ``fn(step)`` (sync or async), over the defaults: ``python`` runs in
+            the notebook's namespace; ``shell`` and ``http`` are off unless given
+            (``shell_executor(timeout=…)``, ``http_executor(…)``); ``None`` turns one off.
+        actors: actor id → a callable (called with the ``Delegation``) or an agent (an object
+            with ``send``), for ``<dial-delegate to=…>``.
 
     Example::
 
@@ -82,6 +99,9 @@ class Conversation:
         on_event: OnEvent | None = None,
         timeout: float | None = 90.0,
         max_turns: int = 8,
+        full_dial: bool = True,
+        executors: Mapping[str, Any] | None = None,
+        actors: Mapping[str, Any] | None = None,
     ) -> None:
         if timeout is not None and (
             isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0
@@ -91,8 +111,17 @@ class Conversation:
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"Conversation: max_turns must be a whole number ≥ 1, "
                              f"not {max_turns!r}")
+        if not full_dial and (executors or actors):
+            raise ValueError("Conversation: executors and actors act on <dial-execute> and "
+                             "<dial-delegate>, which only a full_dial=True conversation runs; "
+                             "pass full_dial=True as well")
+        if actors is not None and not isinstance(actors, Mapping):
+            raise TypeError(f"Conversation: actors must map an actor id to a callable or an "
+                            f"agent, not {type(actors).__name__}")
         self._agent = AgentPort(agent)
-        self._state = State(DomainPort(domain), HumanPort(human), Events(on_event))
+        self._state = State(DomainPort(domain), HumanPort(human), Events(on_event),
+                            full=bool(full_dial), executors=Executors(executors),
+                            actors=dict(actors or {}))
         self._timeout = None if timeout is None else float(timeout)
         self._max_turns = max_turns
         self._busy = False           # a say is running
@@ -119,6 +148,31 @@ class Conversation:
     def owed_outcomes(self) -> list[Outcome]:
         """Outcomes the agent has not been told yet (they go with the next turn)."""
         return list(self._state.owed_outcomes)
+
+    @property
+    def full_dial(self) -> bool:
+        """Whether the conversation acts on the rest of DIAL v0.1 (execute, declare …)."""
+        return self._state.full
+
+    @property
+    def context(self) -> dict[str, Any]:
+        """The session context the agent declared (``<dial-declare>``): context-key → value.
+
+        A copy; a later declare of the same key overwrites.
+        """
+        return dict(self._state.context)
+
+    @property
+    def presence(self) -> dict[str, dict[str, Any]]:
+        """The agent's latest heartbeat / presence signals: signal → {'interval', 'turn'}."""
+        return {k: dict(v) for k, v in self._state.presence.items()}
+
+    @property
+    def namespace(self) -> dict[str, Any] | None:
+        """Where python steps run: the notebook's namespace in a kernel, else the
+        conversation's own dict (None when the python executor is not the default kind)."""
+        python = self._state.executors.python
+        return python.namespace if python is not None else None
 
     @property
     def owed_words(self) -> list[str]:

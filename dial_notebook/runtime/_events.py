@@ -4,9 +4,18 @@
     sent         turn, message
     reply        turn, text
     inform       text, act ('inform' | 'acknowledge'; absent for plain text and prose)
+                 act 'skipped': an element whose observed event never fired — also element,
+                 id, observe, reason; act 'addressed-elsewhere' (full_dial): an element for
+                 someone else, not acted on — also addressed_to, element, id
     ask          id, text, response_type, options [{value, label, default, disabled}]
-    suggestion   id, action, text, payload, preview, destructive, mutates (valid ones only)
+    suggestion   id, action, text, payload, preview, destructive, mutates (valid ones only);
+                 an execute block (full_dial) is one too: action 'execute', kind 'execute',
+                 payload {steps: [{id, env, label, command}]}, schema, confirmed
     outcome      id, action, status, preview, and result / error / code / field / hint / edited
+                 (a step's also carries block and command; a delegation's to and resume)
+    declare      id, key, value                         (full_dial: <dial-declare>)
+    delegate     id, to, intent, text, context, resume, registered   (full_dial)
+    phatic       signal, interval, id (those present)   (full_dial: <dial-phatic>)
     no-reply     turn, error
     turn-limit   turns
 
@@ -23,6 +32,7 @@ from typing import Any
 
 EVENT_TYPES = (
     "sent", "reply", "inform", "ask", "suggestion", "outcome", "no-reply", "turn-limit",
+    "declare", "delegate", "phatic",
 )
 
 Event = dict[str, Any]

@@ -12,6 +12,8 @@ naming it, and the turn loop calls every method the same way:
             preview(action, payload)      -> str
             run(action, payload)          -> result; raises to fail     (required)
             context()                     -> str
+            declare(key, value)           optional: told each fact the agent declares
+                                          (<dial-declare>, with full_dial)
     human   decide(suggestion)            -> {'accept': True} | {'dismiss': True} | {'edit': p}
                                              | {'say': text}           (required)
             answer(ask)                   -> text, '' or None
@@ -196,6 +198,7 @@ class DomainPort:
         self._validate = _method(domain, "validate")
         self._preview = _method(domain, "preview")
         self._context = _method(domain, "context")
+        self._declare = _method(domain, "declare")
 
     def spec(self, action: str) -> ActionSpec | None:
         """The action's spec, or None when the domain has no such action."""
@@ -265,6 +268,11 @@ class DomainPort:
 
     async def run(self, action: str, payload: Any) -> Any:
         return await call(self._run, action, payload)
+
+    async def declare(self, key: str, value: Any) -> None:
+        """Tell the domain a fact the agent declared, when it has a ``declare`` hook."""
+        if self._declare is not None:
+            await call(self._declare, key, value)
 
     async def context(self) -> str:
         if self._context is None:

@@ -1,21 +1,29 @@
-"""One agent reply: its text and elements, handled in order, one handler per element kind.
+"""One agent reply: its text and elements, handled envelope by envelope, one handler per kind.
 
     reply text ─ no <dial> envelope ─▶ 'inform' (the trimmed text, if any)
        └─ envelopes ─▶ prose outside them ─▶ 'inform'
-                    ─▶ elements of every envelope, in order (envelope.all()):
+                    ─▶ each envelope's elements, activated as their observed events fire
+                       (_schedule.py; a reply without observe: in order of appearance)
                          inform, acknowledge   'inform' with act (when it has text)
                          ask                   see _ask.py
                          suggest (+ declare)   see _suggestion.py (the declare right after a
                                                suggest without payload is its payload)
-                         anything else         ignored, for now
+                       with ``full_dial`` (the rest of schema v0.1) also:
+                         execute               see _execute.py
+                         declare               see _context.py
+                         delegate              see _delegate.py
+                         phatic                see _signals.py
+                         addressed-to someone else: not acted on (_signals.py)
+                       without it those are ignored, as by the reference runtime
 
-``HANDLERS`` maps an element kind to its handler, so a kind is supported by adding one entry
-(observe/yield, execute, declare and delegate come later). A damaged envelope's elements are
-handled like any others.
+``HANDLERS`` (and ``FULL_HANDLERS``) map an element kind to its handler; a handler returns how
+the element resolved (a ``Resolution``), which decides the yields that fire (_yields.py). A
+damaged envelope's elements are handled like any others.
 
 If handling stops part-way (a human or callback raised, the task was cancelled), every
-suggestion of the reply not yet reached is still settled — ``superseded``, or ``invalid`` for
-an unknown action — and the answers given so far are kept: the agent is told with the next turn.
+proposal of the reply not yet reached is still settled — a suggestion ``superseded`` (or
+``invalid`` for an unknown action), an execute block ``superseded`` — and the answers given so
+far are kept: the agent is told with the next turn.
 """
 
 from __future__ import annotations
@@ -25,8 +33,14 @@ from typing import NamedTuple
 
 from ..dial import Declare, Element, Envelope, Suggest, extract_prose, parse
 from ._ask import on_ask, person_words
+from ._context import on_declare
+from ._delegate import on_delegate
+from ._execute import on_execute, settle_block
+from ._schedule import run_envelope
+from ._signals import addressed_elsewhere, for_this_surface, on_phatic
 from ._state import Reply
-from ._suggestion import has_payload, on_suggest, supersede
+from ._suggestion import has_payload, on_suggest, payload_of, supersede
+from ._yields import SHOWN, UNRESOLVED, Resolution
 
 
 class Item(NamedTuple):
@@ -36,25 +50,46 @@ class Item(NamedTuple):
     declare: Declare | None = None
 
 
-Handler = Callable[[Reply, Item], Awaitable[None]]
+Handler = Callable[[Reply, Item], Awaitable[Resolution]]
 
 
-async def _inform(reply: Reply, item: Item) -> None:
+async def _inform(reply: Reply, item: Item) -> Resolution:
     if item.element.text:
         reply.state.events.emit(
             {"type": "inform", "text": item.element.text, "act": item.element.kind}
         )
+    return SHOWN
 
 
-async def _ask(reply: Reply, item: Item) -> None:
-    await on_ask(reply, item.element)  # type: ignore[arg-type]
+async def _ask(reply: Reply, item: Item) -> Resolution:
+    answer = await on_ask(reply, item.element)  # type: ignore[arg-type]
+    if not answer:
+        return Resolution(None, note="was not answered")
+    return Resolution("answered", answer)
 
 
-async def _suggest(reply: Reply, item: Item) -> None:
+async def _suggest(reply: Reply, item: Item) -> Resolution:
     await on_suggest(reply, item.element, item.declare)  # type: ignore[arg-type]
+    return Resolution(reply.outcomes[-1]["status"])
 
 
-#: Element kind → handler. Kinds without one are ignored.
+async def _execute(reply: Reply, item: Item) -> Resolution:
+    return await on_execute(reply, item.element)  # type: ignore[arg-type]
+
+
+async def _declare(reply: Reply, item: Item) -> Resolution:
+    return await on_declare(reply, item.element)  # type: ignore[arg-type]
+
+
+async def _delegate(reply: Reply, item: Item) -> Resolution:
+    return await on_delegate(reply, item.element)  # type: ignore[arg-type]
+
+
+async def _phatic(reply: Reply, item: Item) -> Resolution:
+    return await on_phatic(reply, item.element)  # type: ignore[arg-type]
+
+
+#: Element kind → handler, as the runtime spec has it. Kinds without one are ignored.
 HANDLERS: dict[str, Handler] = {
     "inform": _inform,
     "acknowledge": _inform,
@@ -62,33 +97,92 @@ HANDLERS: dict[str, Handler] = {
     "suggest": _suggest,
 }
 
+#: With ``full_dial``: every element of schema v0.1.
+FULL_HANDLERS: dict[str, Handler] = {
+    **HANDLERS,
+    "execute": _execute,
+    "declare": _declare,
+    "delegate": _delegate,
+    "phatic": _phatic,
+}
+
+
+def _handler(reply: Reply, element: Element) -> Handler | None:
+    return (FULL_HANDLERS if reply.state.full else HANDLERS).get(element.kind)
+
 
 def items_of(envelope: Envelope) -> list[Item]:
-    """The reply's elements in order, each suggest paired with the declare that follows it."""
+    """One envelope's elements in order, each suggest paired with the declare that follows it."""
     items: list[Item] = []
-    for env in envelope.all():
-        elements = env.elements
-        i = 0
-        while i < len(elements):
-            element = elements[i]
-            following = elements[i + 1] if i + 1 < len(elements) else None
-            if (isinstance(element, Suggest) and not has_payload(element)
-                    and isinstance(following, Declare)):
-                items.append(Item(element, following))
-                i += 2
-                continue
-            items.append(Item(element))
-            i += 1
+    elements = envelope.elements
+    i = 0
+    while i < len(elements):
+        element = elements[i]
+        following = elements[i + 1] if i + 1 < len(elements) else None
+        if (isinstance(element, Suggest) and not has_payload(element)
+                and isinstance(following, Declare)):
+            items.append(Item(element, following))
+            i += 2
+            continue
+        items.append(Item(element))
+        i += 1
     return items
+
+
+async def _activate(reply: Reply, item: Item) -> Resolution:
+    handler = _handler(reply, item.element)
+    if handler is None:
+        return UNRESOLVED
+    if reply.state.full and not for_this_surface(item.element):
+        resolution = addressed_elsewhere(reply, item.element)
+        _settle_skipped(reply, item, f"It {resolution.note}.")
+        return resolution
+    return await handler(reply, item)
+
+
+def _skip(reply: Reply, item: Item, reason: str) -> None:
+    """Report, once, an element whose observed event never fired."""
+    element = item.element
+    if _handler(reply, element) is None:
+        return  # ignored anyway
+    name = f"{element.kind} '{element.id}'" if element.id else f"a {element.kind}"
+    reply.state.events.emit({
+        "type": "inform", "text": f"Skipped {name}: {reason}.", "act": "skipped",
+        "element": element.kind, "id": element.id, "observe": element.observe,
+        "reason": reason,
+    })
+    _settle_skipped(reply, item, f"It was not shown: {reason}.")
+
+
+def _settle_skipped(reply: Reply, item: Item, hint: str) -> None:
+    """A proposal that will never be shown still ends in one outcome: skipped, saying why."""
+    element = item.element
+    state = reply.state
+    if isinstance(element, Suggest):
+        action = element.action or ""
+        payload, _ = payload_of(element, item.declare)
+        preview = state.domain.preview_now(action, payload) if state.domain.spec(action) else ""
+        reply.settle(state.suggestion_id(element.id), action, "skipped", preview, hint=hint)
+    elif element.kind == "execute":
+        settle_block(reply, element, "skipped", hint=hint)  # type: ignore[arg-type]
+
+
+def _settle_unreached(reply: Reply, item: Item) -> None:
+    element = item.element
+    if isinstance(element, Suggest):
+        supersede(reply, element, item.declare)
+    elif element.kind == "execute" and reply.state.full:
+        settle_block(reply, element, "superseded", quiet=True)  # type: ignore[arg-type]
 
 
 async def handle(reply: Reply, turn: int, text: str) -> None:
     """Emit and settle everything in the reply ``text``; the person's words become owed."""
     events = reply.state.events
+    reply.turn = turn
     envelope = parse(text)
-    items = items_of(envelope) if envelope is not None else []
-    reply.asks = sum(1 for item in items if item.element.kind == "ask")
-    started = 0
+    groups = [items_of(env) for env in envelope.all()] if envelope is not None else []
+    unreached = {id(item): item for items in groups for item in items}
+    reply.asks = sum(1 for item in unreached.values() if item.element.kind == "ask")
     try:
         events.emit({"type": "reply", "turn": turn, "text": text})
         if envelope is None:
@@ -98,15 +192,11 @@ async def handle(reply: Reply, turn: int, text: str) -> None:
         prose = extract_prose(text).strip()
         if prose:
             events.emit({"type": "inform", "text": prose})
-        for item in items:
-            started += 1
-            handler = HANDLERS.get(item.element.kind)
-            if handler is not None:
-                await handler(reply, item)
+        for items in groups:
+            await run_envelope(reply, items, unreached, _activate, _skip)
     except BaseException:
-        for item in items[started:]:
-            if isinstance(item.element, Suggest):
-                supersede(reply, item.element, item.declare)
+        for item in list(unreached.values()):
+            _settle_unreached(reply, item)
         raise
     finally:
         words = person_words(reply)

@@ -8,6 +8,10 @@ missing reply, a human that raises or a cancelled task leaves nothing untold.
 
 ``Reply`` is the handling of one agent reply: its outcomes, the answers given to its questions,
 and what the person wrote instead of deciding.
+
+With ``full_dial`` the state also holds the session context (``<dial-declare>``), the latest
+channel signals (``<dial-phatic>`` heartbeat / presence), the executors by ``env`` and the
+actors a ``<dial-delegate>`` may hand over to.
 """
 
 from __future__ import annotations
@@ -41,6 +45,19 @@ class State:
     assigned: int = 0
     #: How many ask ids the runtime assigned (ask-1, ask-2 …).
     asked: int = 0
+    #: Act on the rest of the schema too (execute, declare, delegate, phatic, addressed-to).
+    full: bool = False
+    #: env → executor (_executors.Executors), when ``full``.
+    executors: Any = None
+    #: actor id → callable or agent, for ``<dial-delegate to=…>``.
+    actors: dict[str, Any] = field(default_factory=dict)
+    #: The session context: context-key → the value the agent declared (a later one wins).
+    context: dict[str, Any] = field(default_factory=dict)
+    #: The latest heartbeat / presence signal of the agent: signal → {'interval', 'turn'}.
+    presence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: How many execute-block ids (ex-N) and delegation ids (dg-N) the runtime assigned.
+    executed: int = 0
+    delegated: int = 0
 
     def suggestion_id(self, given: str | None) -> str:
         if given:
@@ -54,6 +71,18 @@ class State:
         self.asked += 1
         return f"ask-{self.asked}"
 
+    def execute_id(self, given: str | None) -> str:
+        if given:
+            return given
+        self.executed += 1
+        return f"ex-{self.executed}"
+
+    def delegate_id(self, given: str | None) -> str:
+        if given:
+            return given
+        self.delegated += 1
+        return f"dg-{self.delegated}"
+
 
 @dataclass(eq=False)
 class Reply:
@@ -64,11 +93,16 @@ class Reply:
     reached: list[Outcome]
     #: How many questions the reply asks (decides how answers are written).
     asks: int = 0
+    #: The turn the reply answers.
+    turn: int = 0
     outcomes: list[Outcome] = field(default_factory=list)
     #: (question, answer) for every question the person answered.
     answers: list[tuple[Ask, str]] = field(default_factory=list)
     #: What the person wrote instead of deciding; once set, the rest of the reply is superseded.
     said: str | None = None
+    #: Events fired by a confirm ask the person answered yes in this reply (an execute gated
+    #: by them runs without asking again).
+    confirmed: set[str] = field(default_factory=set)
 
     @property
     def moved_on(self) -> bool:
@@ -89,7 +123,13 @@ class Reply:
         return result
 
     def needs_turn(self) -> bool:
-        """Whether a turn follows: the person's words, or an outcome the agent reacts to now."""
+        """Whether a turn follows: the person's words, or an outcome the agent reacts to now.
+
+        A delegation that was taken over without ``resume`` is the exception: the agent stepped
+        back, so its ``done`` waits for the person's next words.
+        """
         if self.moved_on or self.answers:
             return True
-        return any(o["status"] in NEEDS_REPLY for o in self.outcomes)
+        return any(o["status"] in NEEDS_REPLY
+                   and not (o["status"] == "done" and o.get("resume") is False)
+                   for o in self.outcomes)

@@ -13,6 +13,7 @@ pending card, still answerable.
     decide(suggestion) ──▶ pending = {kind: 'decide', token, id, issue, errors} ──▶ click
     answer(ask)        ──▶ pending = {kind: 'answer', token, index, options}     ──▶ click
     close() while pending ──▶ decision {'say': ''} (superseded), answer None
+    ask_user(questions) ──▶ one panel, answered by Submit (the provider half: _questions.py)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import traitlets
 
 from ._bridge import Bridge
 from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
+from ._questions import QuestionsProvider
 from ._render_hints import RenderHints
 from ._serialise import json_safe
 
@@ -47,7 +49,7 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-class ChatWidget(anywidget.AnyWidget):
+class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
     """A conversation with an agent that speaks DIAL, shown in a notebook; the person decides.
 
     Args:
@@ -58,7 +60,14 @@ class ChatWidget(anywidget.AnyWidget):
         title: a heading shown above the conversation.
         conversation_factory: builds the conversation; defaults to
             ``dial_notebook.runtime.Conversation`` and is called with ``agent, domain, human,
-            on_event, timeout, max_turns``.
+            on_event, timeout, max_turns`` (and each of ``full_dial, executors, actors`` that
+            is given).
+        full_dial: act on the rest of DIAL v0.1 — execute blocks (shown as cards with their
+            commands; python steps run in this notebook's namespace), declares (the context
+            panel), delegations, phatic signals, addressed-to. On unless ``False`` (the
+            reference runtime's behaviour). See ``Conversation``.
+        executors: env → executor, over the defaults (``shell`` is off unless given).
+        actors: actor id → callable or agent, for ``<dial-delegate>``.
 
     Example (in a notebook cell):
 
@@ -91,16 +100,25 @@ class ChatWidget(anywidget.AnyWidget):
         max_turns: int = 8,
         title: str = "",
         conversation_factory: Callable[..., Any] | None = None,
+        full_dial: bool | None = None,
+        executors: dict[str, Any] | None = None,
+        actors: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(title=title, **kwargs)
+        # The options of full DIAL go to the factory when asked for, and always to the
+        # built-in Conversation (which runs full DIAL by default); a custom factory that
+        # was asked for nothing gets nothing.
+        full_options: dict[str, Any] = {
+            k: v for k, v in (("full_dial", full_dial), ("executors", executors),
+                              ("actors", actors)) if v is not None}
         if conversation_factory is None:
             from dial_notebook.runtime import Conversation as conversation_factory
         self.domain = domain
         self.files: dict[str, bytes] = {}
         self._conversation = conversation_factory(
             agent=agent, domain=domain, human=self, on_event=self._on_event,
-            timeout=timeout, max_turns=max_turns,
+            timeout=timeout, max_turns=max_turns, **full_options,
         )
         self._bridge = Bridge()
         self._tokens = itertools.count(1)

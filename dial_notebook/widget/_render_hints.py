@@ -57,7 +57,10 @@ class RenderHints:
         for index, (act, text, render, payload) in enumerate(self._waiting):
             if act == event["act"] and text == event.get("text"):
                 before = self._payload_only(self._waiting[:index])
-                self._waiting = self._waiting[index + 1:]
+                # informs with text before this one stay: with observe/yield an inform can be
+                # shown after one that follows it in the reply
+                kept = [entry for entry in self._waiting[:index] if entry[1]]
+                self._waiting = kept + self._waiting[index + 1:]
                 shown = dict(event)
                 if render != "prose":
                     shown["render"] = render

@@ -65,11 +65,11 @@ async def test_every_envelope_of_a_reply_is_handled_in_order_as_one_reply():
     assert [o["status"] for o in result.outcomes] == ["done"]
 
 
-async def test_an_element_with_empty_text_emits_nothing_and_unknown_elements_are_ignored():
+async def test_in_the_reference_mode_empty_elements_emit_nothing_and_the_rest_is_ignored():
     conversation, _, _, events = make([dial(
         "<dial-inform/>", '<dial-phatic signal="typing"/>',
         '<dial-execute><step>ls</step></dial-execute>', '<dial-delegate to="x">hi</dial-delegate>',
-        '<dial-declare context-key="k">{"a": 1}</dial-declare>')])
+        '<dial-declare context-key="k">{"a": 1}</dial-declare>')], full_dial=False)
     result = await conversation.say("hi")
     assert [e["type"] for e in events] == ["sent", "reply"]
     assert result.status == "idle"

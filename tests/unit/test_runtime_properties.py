@@ -184,7 +184,10 @@ def make(scenario, cancel_at=0):
         human.decide = lambda s: human.decisions.pop(0) if human.decisions else {"accept": True}
         human.answer = lambda a: human.answers.pop(0) if human.answers else ""
     domain = Domain(interrupter) if scenario["async_ports"] else NotesDomain()
-    conversation = Conversation(agent=agent, domain=domain, human=human,
+    # The reference runtime's promises: execute / delegate / declare / phatic are ignored, so
+    # every outcome belongs to a <dial-suggest>. Full DIAL has its own properties
+    # (test_runtime_observe_yield.py, test_runtime_execute.py).
+    conversation = Conversation(agent=agent, domain=domain, human=human, full_dial=False,
                                 timeout=TIMEOUT, max_turns=scenario["max_turns"])
     return conversation, agent
 

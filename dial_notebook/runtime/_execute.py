@@ -1,0 +1,283 @@
+"""The life of one ``<dial-execute>`` block: its steps proposed, approved, run, reported.
+
+    <dial-execute> ─ the person already moved on in this reply ─────────▶ block superseded
+       │ 'suggestion' event: action 'execute', kind 'execute', payload {steps: [{id, env,
+       │  label, command}]}, schema (the edit form's), preview "Run N steps: …"
+       ├─ gated by a confirm ask the person answered yes in this reply ─▶ runs (no second
+       │  question: every event it observes came from that yes)
+       └─ the person decides — human.decide(suggestion), as for a suggestion:
+             accept  ─▶ runs
+             edit    ─▶ the commands checked: the same steps in the same order, ids and envs
+                        kept, every command non-empty ─▶ runs; its steps say edited: true
+                        └ refused: shown back with .issue; the third refusal ─▶ block invalid
+             dismiss ─▶ block dismissed
+             say     ─▶ block superseded; the words go next
+    runs: the steps' own observe/yield tree (scope: the block). Steps whose observed events
+          have fired start at once, concurrently; a step's yields fire only when it succeeds.
+          Each step ends in one outcome, told to the agent:
+              done    result = what the executor returned
+              failed  the executor raised (or no executor for its env: code 'no-executor')
+              skipped it waited for an event that can no longer come (hint: why — e.g. the
+                      step it depended on failed)
+          interrupted (the task cancelled): running steps end failed, unstarted ones skipped
+    the block resolves 'done' when every step is done, else 'failed' (its yields, _yields.py)
+
+Outcomes: a step's id is its own ``id`` (or ``BLOCK.N``, N its position); its action is
+``execute:ENV``; its preview its label, else the command's first line; the outcome dict also
+carries ``block`` (the block's id) and ``command`` (as run) for surfaces — the wire format is
+the runtime spec's. A block
+that ends before running (dismissed, superseded, invalid, skipped) has one outcome under the
+block's id (``execute``; its preview "Run N steps: …"). Ids of blocks without one: ``ex-N``.
+
+Why not ask when gated: the person confirmed exactly this a moment ago, in the same reply, and
+asking twice teaches people to click through. Only direct gating counts (the block's observe is
+an event of the yes branch), not a chain through other elements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from ..dial import Execute, Step
+from ._gate import Gate, observed
+from ._outcomes import failure, interrupted, jsonable
+from ._ports import call
+from ._state import Reply
+from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion, read_decision
+from ._yields import Resolution
+
+#: The action name of an execute block as the person and the agent see it.
+EXECUTE = "execute"
+_PREVIEW_CHARS = 200
+
+
+def step_ids(block_id: str, steps: tuple[Step, ...]) -> list[str]:
+    """Each step's outcome id: its own id, else (or when taken already) ``BLOCK.N``."""
+    ids: list[str] = []
+    for n, step in enumerate(steps, 1):
+        sid = step.id if step.id and step.id not in ids else f"{block_id}.{n}"
+        ids.append(sid)
+    return ids
+
+
+def block_preview(steps: tuple[Step, ...]) -> str:
+    """"Run 2 steps: ls …; rm …" — what the block does, in one line."""
+    labels = "; ".join(s.display_label for s in steps)
+    text = f"Run {len(steps)} step{'s' if len(steps) != 1 else ''}: {labels}"
+    return text if len(text) <= _PREVIEW_CHARS else text[:_PREVIEW_CHARS - 1] + "…"
+
+
+def step_schema(ids: list[str], steps: tuple[Step, ...]) -> dict[str, Any]:
+    """The JSON Schema of the block's payload, for the widget's edit form (commands editable;
+    ids and envs offered as fixed choices)."""
+    return {
+        "type": "object",
+        "required": ["steps"],
+        "properties": {"steps": {
+            "type": "array", "title": "Steps", "minItems": len(steps), "maxItems": len(steps),
+            "items": {
+                "type": "object", "required": ["id", "env", "command"],
+                "properties": {
+                    "id": {"type": "string", "enum": list(dict.fromkeys(ids)), "title": "Step"},
+                    "env": {"type": "string", "enum": sorted({s.env for s in steps}),
+                            "title": "Runs in"},
+                    "label": {"type": "string", "title": "Label"},
+                    "command": {"type": "string", "minLength": 1, "format": "textarea",
+                                "title": "Command"},
+                },
+            },
+        }},
+    }
+
+
+def _payload(ids: list[str], steps: tuple[Step, ...]) -> dict[str, Any]:
+    return {"steps": [{"id": sid, "env": s.env, "label": s.label or "", "command": s.command}
+                      for sid, s in zip(ids, steps, strict=True)]}
+
+
+def check_edit(ids: list[str], steps: tuple[Step, ...], edited: Any) -> tuple[
+        tuple[Step, ...] | None, dict[str, Any]]:
+    """(the steps with the edited commands, {}) or (None, the refusal for the person)."""
+    def refuse(field: str, hint: str) -> tuple[None, dict[str, Any]]:
+        return None, {"code": "invalid-edit", "field": field, "hint": hint,
+                      "errors": [{"field": field, "message": hint}]}
+
+    rows = edited.get("steps") if isinstance(edited, Mapping) else None
+    if not isinstance(rows, list):
+        return refuse("steps", "The edit must keep the list of steps.")
+    if len(rows) != len(steps):
+        return refuse("steps", f"Keep all {len(steps)} steps: only their commands and labels "
+                               f"can be changed (dismiss the block to run none).")
+    changed = []
+    for n, (row, sid, step) in enumerate(zip(rows, ids, steps, strict=True)):
+        where = f"steps/{n}"
+        if not isinstance(row, Mapping):
+            return refuse(where, "Each step must stay an object with its command.")
+        if row.get("id", sid) != sid or row.get("env", step.env) != step.env:
+            return refuse(where, f"Step {n + 1} must keep its id '{sid}' and env '{step.env}'.")
+        command = row.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return refuse(f"{where}/command", f"Step {n + 1} needs a command.")
+        label = row.get("label", step.label or "")
+        changed.append(dataclasses.replace(
+            step, command=command.strip(), label=str(label) if label else None))
+    return tuple(changed), {}
+
+
+async def on_execute(reply: Reply, element: Execute) -> Resolution:
+    """Take one block to its outcomes; if interrupted, every step still gets one."""
+    life = _Block(reply, element)
+    return await life.run()
+
+
+def settle_block(reply: Reply, element: Execute, status: str, *, quiet: bool = False,
+                 **fields: Any) -> None:
+    """Settle a block that never ran (skipped, or never reached: superseded)."""
+    bid = reply.state.execute_id(element.id)
+    reply.settle(bid, EXECUTE, status, block_preview(element.steps), quiet=quiet, **fields)
+
+
+class _Block:
+    def __init__(self, reply: Reply, element: Execute) -> None:
+        self.reply = reply
+        self.state = reply.state
+        self.element = element
+        self.id = self.state.execute_id(element.id)
+        self.steps = element.steps
+        self.ids = step_ids(self.id, self.steps)
+        self.preview = block_preview(self.steps)
+        self.settled = False
+
+    def settle(self, status: str, *, quiet: bool = False, **fields: Any) -> Resolution:
+        self.settled = True
+        self.reply.settle(self.id, EXECUTE, status, self.preview, quiet=quiet, **fields)
+        return Resolution(status)
+
+    async def run(self) -> Resolution:
+        if self.reply.moved_on:
+            return self.settle("superseded")
+        suggestion = Suggestion(
+            id=self.id, action=EXECUTE, text=self.element.text,
+            payload=_payload(self.ids, self.steps), preview=self.preview,
+            destructive=any(s.env != "python" for s in self.steps),
+        )
+        gated = bool(observed(self.element.observe)) and set(
+            observed(self.element.observe)) <= self.reply.confirmed
+        self.state.events.emit({
+            "type": "suggestion", **suggestion.to_dict(), "mutates": True, "kind": EXECUTE,
+            "schema": step_schema(self.ids, self.steps), "confirmed": gated,
+        })
+        try:
+            if gated:
+                return await self._run(self.steps, edited=False)
+            return await self._decide(suggestion)
+        except BaseException:
+            if not self.settled:
+                self.settle("superseded", quiet=True)
+            raise
+
+    async def _decide(self, suggestion: Suggestion) -> Resolution:
+        shown, refused = suggestion, 0
+        while True:
+            self.state.pending = shown
+            try:
+                decision = await self.state.human.decide(shown)
+            finally:
+                self.state.pending = None
+            kind, value = read_decision(decision)
+            if kind == "dismiss":
+                return self.settle("dismissed")
+            if kind == "say":
+                self.reply.said = value
+                return self.settle("superseded")
+            if kind == "accept" and shown is suggestion:
+                return await self._run(self.steps, edited=False)
+            edited = shown.payload if kind == "accept" else value
+            steps, issue = check_edit(self.ids, self.steps, edited)
+            if steps is not None:
+                return await self._run(steps, edited=steps != self.steps)
+            refused += 1
+            if refused >= MAX_EDIT_ATTEMPTS:
+                return self.settle("invalid", code=issue["code"], field=issue["field"],
+                                   hint=issue["hint"])
+            shown = dataclasses.replace(shown, payload=edited, issue=issue)
+
+    async def _run(self, steps: tuple[Step, ...], *, edited: bool) -> Resolution:
+        self.settled = True  # from here on, every step settles itself
+        run = _Steps(self, steps, edited)
+        ok = await run.all()
+        return Resolution("done" if ok else "failed")
+
+
+class _Steps:
+    """One run of a block's steps: their observe/yield tree, concurrently where it allows."""
+
+    def __init__(self, block: _Block, steps: tuple[Step, ...], edited: bool) -> None:
+        self.block = block
+        self.reply = block.reply
+        self.steps = steps
+        self.extra = {"edited": True} if edited else {}
+        names = [f"step '{sid}'" for sid in block.ids]
+        self.gate = Gate([observed(s.observe) for s in steps], [s.yields for s in steps],
+                         names, "the block")
+        self.all_done = True
+
+    def settle(self, index: int, status: str, *, quiet: bool = False, **fields: Any) -> None:
+        step = self.steps[index]
+        self.reply.settle(self.block.ids[index], f"{EXECUTE}:{step.env}", status,
+                          step.display_label, quiet=quiet, block=self.block.id,
+                          command=step.command, **fields, **self.extra)
+        if status != "done":
+            self.all_done = False
+
+    async def all(self) -> bool:
+        running: dict[asyncio.Task[Any], int] = {}
+        settled: set[int] = set()
+        try:
+            while True:
+                for index in self.gate.take_ready():
+                    task = asyncio.ensure_future(self._one(self.steps[index]))
+                    running[task] = index
+                if not running:
+                    break
+                done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in sorted(done, key=lambda t: running[t]):
+                    index = running.pop(task)
+                    settled.add(index)
+                    self._finish(index, task)
+        except BaseException:
+            for task, index in running.items():
+                task.cancel()
+                settled.add(index)
+                self.settle(index, "failed", quiet=True, **interrupted())
+            for index in range(len(self.steps)):
+                if index not in settled:
+                    self.settle(index, "skipped", quiet=True,
+                                hint="Interrupted before it started.")
+            raise
+        for index in self.gate.never_ready():
+            self.settle(index, "skipped", hint=f"It did not run: {self.gate.why_not(index)}.")
+        return self.all_done
+
+    async def _one(self, step: Step) -> Any:
+        executor = self.reply.state.executors.get(step.env)
+        if executor is None:
+            raise self.reply.state.executors.missing(step.env)
+        return await call(executor, step)
+
+    def _finish(self, index: int, task: asyncio.Task[Any]) -> None:
+        step = self.steps[index]
+        if task.cancelled():  # the executor itself was cancelled from elsewhere
+            self.settle(index, "failed", **interrupted())
+            self.gate.resolve(index, "was interrupted", ())
+            return
+        error = task.exception()
+        if error is None:
+            self.settle(index, "done", result=jsonable(task.result()))
+            self.gate.resolve(index, "succeeded", step.yields)
+        else:
+            self.settle(index, "failed", **failure(error))
+            self.gate.resolve(index, "failed", ())

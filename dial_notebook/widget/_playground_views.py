@@ -1,0 +1,255 @@
+"""The playground's read-only panels as HTML: the parsed reply, the lint findings, and the
+message the agent receives. Pure functions of text, so they are tested without a widget.
+
+Every piece of the learner's text passes through ``html.escape`` before it is put in the
+markup: what they type is shown, never interpreted. Colours and fonts are JupyterLab's theme
+variables, so the panels follow the light and dark themes.
+
+    >>> "&lt;dial-infrom&gt;" in lint_html('<dial version="0.1" actor="agent"><dial-infrom/></dial>')
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from html import escape
+from typing import Any
+
+from ..dial import Element, Envelope, Payload, extract_prose, lint, parse_all
+from ..dial._repair import repair
+from ..dial._scan import find_envelopes
+
+#: What the runtime does with each element, for a learner.
+RUNTIME_ROLE = {
+    "inform": "shown to the person as a message; no turn follows",
+    "acknowledge": "shown to the person as a message; no turn follows",
+    "ask": "shown as a question; the person's answer goes back on the next turn",
+    "suggest": "validated by the domain, then shown as a card the person decides on",
+    "declare": "after a suggest without payload: that suggest's payload; else a fact in the "
+               "session's context (the chat's Context panel)",
+    "execute": "shown as a block of commands the person approves; each step's outcome goes "
+               "back to the agent",
+    "delegate": "handed to the actor named by 'to'; with none registered, the agent is told "
+                "it was not delegated",
+    "phatic": "a channel signal: typing and thinking show an indicator; nothing else",
+}
+
+#: Why each kind of repair was needed, and how to write it right.
+REPAIR_WHY = {
+    "escaped-ampersand": "In XML '&' starts an entity such as &lt;. A bare '&' (as in a "
+                         "shell's &&) breaks the parse; write &amp;.",
+    "escaped-less-than": "In XML '<' starts a tag. A '<' that opens no DIAL tag (a comparison, "
+                         "a redirect, a misspelt element) breaks the parse; write &lt;. "
+                         "A misspelt element is therefore read as text.",
+    "closed-tag": "Every element must be closed. The parser closed it where the enclosing "
+                  "element ends, so everything up to there became part of it.",
+    "dropped-closing-tag": "A closing tag closed nothing that was open, so it was dropped.",
+    "control-characters": "XML cannot carry NUL or most control characters; they were removed.",
+    "recovered": "Even after repair the XML could not be read strictly: lxml recovered what "
+                 "it could and the text may differ from what was written.",
+    "too-large": "The reply is over the size a runtime reads.",
+}
+
+_SEVERITY_WHY = {
+    "error": "a runtime will misread or refuse this",
+    "warning": "legal, but probably not what you meant",
+    "info": "worth knowing",
+}
+# Python field names → DIAL attribute names
+_ATTRIBUTE = {"yields": "yield", "addressed_to": "addressed-to",
+              "response_type": "response-type", "context_key": "context-key"}
+_NOT_ATTRIBUTES = {"text", "payload", "line", "options", "steps", "context"}
+_MAX_SHOWN = 2000
+
+STYLE = """<style>
+.dpg {font-family: var(--jp-ui-font-family); font-size: 15px; line-height: 1.45;
+  color: var(--jp-content-font-color1);}
+.dpg h2 {font-size: 26px; margin: 4px 0 6px;}
+.dpg h3 {font-size: 17px; margin: 2px 0 8px; padding-bottom: 4px;
+  border-bottom: 2px solid var(--jp-brand-color1);}
+.dpg-panel {border: 1px solid var(--jp-border-color1); border-radius: 8px; padding: 10px 14px;
+  background: var(--jp-layout-color1); box-sizing: border-box; min-height: 120px;}
+.dpg-muted {color: var(--jp-content-font-color2);}
+.dpg > p:first-child {margin-top: 0;}
+.dpg code, .dpg pre, .dpg-mono {font-family: var(--jp-code-font-family); font-size: 14px;}
+.dpg pre {background: var(--jp-layout-color2); padding: 8px 10px; border-radius: 6px;
+  margin: 4px 0; white-space: pre-wrap; word-break: break-word;}
+.dpg-tag {font-family: var(--jp-code-font-family); font-weight: 700;
+  color: var(--jp-brand-color1);}
+.dpg-attr {font-family: var(--jp-code-font-family); font-size: 14px;}
+.dpg-attr b {color: var(--jp-warn-color0, var(--jp-content-font-color1)); font-weight: 600;}
+.dpg ul.dpg-tree {list-style: none; padding-left: 0; margin: 4px 0;}
+.dpg ul.dpg-tree > li {border-left: 4px solid var(--jp-brand-color2); padding: 4px 0 6px 10px;
+  margin-bottom: 8px;}
+.dpg-role {font-size: 13px; color: var(--jp-content-font-color2); font-style: italic;}
+.dpg-badge {display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px;
+  font-weight: 700; text-transform: uppercase; color: white; margin-right: 6px;}
+.dpg-error {background: var(--jp-error-color1);}
+.dpg-warning {background: var(--jp-warn-color1);}
+.dpg-info {background: var(--jp-info-color1);}
+.dpg-ok {color: var(--jp-success-color1); font-weight: 700;}
+.dpg-finding {margin: 0 0 10px; padding-bottom: 6px; border-bottom: 1px dashed
+  var(--jp-border-color2);}
+.dpg-repair {border-left: 4px solid var(--jp-warn-color1); padding: 2px 0 4px 10px;
+  margin: 6px 0;}
+.dpg pre.dpg-caret {white-space: pre; overflow-x: auto; word-break: normal;}
+.dpg-editor textarea {font-family: var(--jp-code-font-family) !important;
+  font-size: 14px !important; line-height: 1.4 !important;}
+.dpg-panel > .widget-html-content {min-width: 0; max-width: 100%;}
+.dpg-words input {font-size: 15px !important;}
+.dpg-big button {font-size: 15px !important;}
+</style>"""
+
+
+def _attributes(element: Any) -> list[tuple[str, str]]:
+    """The attributes an element carries that differ from the schema's defaults."""
+    shown = []
+    for f in dataclasses.fields(element):
+        if f.name in _NOT_ATTRIBUTES:
+            continue
+        value = getattr(element, f.name)
+        if value == f.default or value is None or value == ():
+            continue
+        if isinstance(value, tuple):
+            value = " ".join(map(str, value))
+        elif isinstance(value, bool):
+            value = str(value).lower()
+        shown.append((_ATTRIBUTE.get(f.name, f.name.replace("_", "-")), str(value)))
+    return shown
+
+
+def _attr_html(pairs: list[tuple[str, str]]) -> str:
+    return " ".join(f'<span class="dpg-attr"><b>{escape(k)}</b>="{escape(v)}"</span>'
+                    for k, v in pairs)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "\n…"
+
+
+def _payload_html(payload: Payload) -> str:
+    if payload.error is not None:
+        body = (f'<span class="dpg-badge dpg-error">invalid JSON</span>{escape(payload.error)}'
+                f"<pre>{escape(_clip(payload.raw))}</pre>")
+    elif payload.is_json:
+        body = f"<pre>{escape(_clip(json.dumps(payload.value, indent=2, ensure_ascii=False)))}</pre>"
+    else:
+        body = f"<pre>{escape(_clip(str(payload.value)))}</pre>"
+    return (f'<div><span class="dpg-tag">payload</span> '
+            f'<span class="dpg-muted">type={escape(payload.type)}</span>{body}</div>')
+
+
+def _children_html(element: Element) -> str:
+    parts = []
+    for option in getattr(element, "options", ()):
+        flags = [name for name in ("default", "disabled") if getattr(option, name)]
+        parts.append(f'<li><span class="dpg-tag">option</span> '
+                     f'<span class="dpg-attr"><b>value</b>="{escape(option.value)}"</span> '
+                     f'{escape(option.label)} <span class="dpg-muted">{" ".join(flags)}</span>'
+                     "</li>")
+    for step in getattr(element, "steps", ()):
+        pairs = [(k, v) for k, v in (("env", step.env), ("id", step.id), ("label", step.label),
+                                     ("observe", step.observe),
+                                     ("yield", " ".join(step.yields))) if v]
+        parts.append(f'<li><span class="dpg-tag">step</span> {_attr_html(pairs)}'
+                     f"<pre>{escape(_clip(step.command))}</pre></li>")
+    context = getattr(element, "context", None)
+    if context is not None:
+        inner = _payload_html(context.payload) if context.payload else escape(context.text)
+        parts.append(f'<li><span class="dpg-tag">context</span>{inner}</li>')
+    return f'<ul class="dpg-tree">{"".join(parts)}</ul>' if parts else ""
+
+
+def element_html(element: Element) -> str:
+    """One element as a tree node: kind, attributes, text, payload, children, its role."""
+    text = f"<pre>{escape(_clip(element.text))}</pre>" if element.text else ""
+    payload = _payload_html(element.payload) if element.payload is not None else ""
+    role = RUNTIME_ROLE.get(element.kind, "")
+    return (f'<li><span class="dpg-tag">{escape(element.kind)}</span> '
+            f"{_attr_html(_attributes(element))}"
+            f'<div class="dpg-role">runtime: {escape(role)}</div>'
+            f"{text}{payload}{_children_html(element)}</li>")
+
+
+def _repairs_html(envelope: Envelope, source: str) -> str:
+    if not envelope.repairs:
+        return ""
+    items = "".join(
+        f'<div class="dpg-repair"><b>{escape(r.kind)}</b>: {escape(r.message)}<br>'
+        f'<span class="dpg-muted">{escape(REPAIR_WHY.get(r.kind, ""))}</span></div>'
+        for r in envelope.repairs)
+    fixed, _ = repair(source)
+    return (f"<h4>The parser repaired this reply</h4>{items}"
+            "<details><summary>What the parser read after repair</summary>"
+            f"<pre>{escape(_clip(fixed))}</pre></details>")
+
+
+def envelope_html(text: str) -> str:
+    """The parsed reply as HTML: prose, then each envelope's attributes, repairs and elements."""
+    envelopes = parse_all(text)
+    if not envelopes:
+        return ('<p><span class="dpg-badge dpg-warning">no envelope</span> There is no '
+                "&lt;dial&gt; envelope, so the runtime shows all of this as plain text.</p>")
+    parts = []
+    prose = extract_prose(text)
+    if prose:
+        parts.append(f'<p class="dpg-muted">Prose outside the envelope (shown as a message):</p>'
+                     f"<pre>{escape(_clip(prose))}</pre>")
+    sources = _envelope_sources(text, len(envelopes))
+    for envelope, source in zip(envelopes, sources, strict=True):
+        root = [(k, str(v)) for k, v in (("version", envelope.version), ("actor", envelope.actor),
+                                         ("turn", envelope.turn), ("session", envelope.session))
+                if v is not None]
+        damaged = '<span class="dpg-badge dpg-error">damaged</span>' if envelope.damaged else ""
+        ignored = (f'<p>Not DIAL, ignored: <code>{escape(", ".join(envelope.ignored))}</code></p>'
+                   if envelope.ignored else "")
+        count = len(envelope.elements)
+        elements = "".join(element_html(e) for e in envelope.elements)
+        parts.append(
+            f'<div>{damaged}<span class="dpg-tag">dial</span> {_attr_html(root)} '
+            f'<span class="dpg-muted">· {count} element{"s" if count != 1 else ""}</span></div>'
+            f"{_repairs_html(envelope, source)}{ignored}"
+            f'<ul class="dpg-tree">{elements}</ul>')
+    return "".join(parts)
+
+
+def _envelope_sources(text: str, count: int) -> list[str]:
+    """The source of each envelope ``parse_all`` read (for showing what repair made of it)."""
+    spans = find_envelopes(text)
+    sources = [text[s.start:s.end] for s in spans][:count]
+    return sources + [""] * (count - len(sources))
+
+
+def lint_html(text: str) -> str:
+    """The lint findings as HTML: where, how bad, what to write instead, the line with a caret."""
+    findings = lint(text)
+    if not findings:
+        return '<p class="dpg-ok">✓ No findings: this is valid DIAL v0.1.</p>'
+    lines = text.split("\n")
+    counts = {s: sum(f.severity == s for f in findings) for s in _SEVERITY_WHY}
+    summary = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
+    parts = [f"<p><b>{escape(summary)}</b></p>"]
+    for f in findings:
+        source = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        caret = " " * max(f.column - 1, 0) + "^"
+        parts.append(
+            f'<div class="dpg-finding"><span class="dpg-badge dpg-{escape(f.severity)}">'
+            f"{escape(f.severity)}</span><b>line {f.line}, column {f.column}</b> "
+            f'<code class="dpg-muted">{escape(f.code)}</code>'
+            f"<div>{escape(f.message)}</div>"
+            f'<pre class="dpg-caret">{escape(source[:200])}\n{escape(caret[:200])}</pre></div>')
+    legend = " · ".join(f"<b>{s}</b>: {why}" for s, why in _SEVERITY_WHY.items())
+    parts.append(f'<p class="dpg-muted" style="font-size: 13px">{legend}</p>')
+    return "".join(parts)
+
+
+def received_html(message: str | None, turn: int | None = None) -> str:
+    """The latest message the agent received, verbatim, in monospace."""
+    if message is None:
+        return ('<p class="dpg-muted">Nothing sent yet. Press <b>Send as the agent</b>, then '
+                "decide on the card in the chat.</p>")
+    where = f"turn {turn}" if turn is not None else "latest turn"
+    return (f'<p class="dpg-muted">Sent to the agent on {escape(where)}: the outcome reply (if '
+            "any), then the domain's context, then the person's words.</p>"
+            f'<pre data-dpg-received="">{escape(_clip(message))}</pre>')

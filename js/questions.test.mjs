@@ -1,0 +1,57 @@
+// node:test for the questions panel's pure logic (run: node --test js/questions.test.mjs; pytest
+// runs it through tests/unit/test_widget_questions.py): the answer rules and markdown-lite.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { answersOf, inlineSpans, markdownBlocks, questionState } from "./widget.js";
+
+const LANG = { id: "lang", question: "Which?", multi_select: false, options: [{ label: "Python" }, { label: "R" }] };
+const FMT = { id: "fmt", question: "Formats?", multi_select: true, options: [{ label: "HTML" }, { label: "PDF" }] };
+const FREE = { id: "who", question: "Who?", multi_select: false, options: [] };
+const draft = (over = {}) => ({ selected: [], other: "", otherOn: false, skipped: false, ...over });
+
+test("a single-select question is answered by one label, or by Other text that overrides it", () => {
+  assert.equal(questionState(LANG, draft()), "open");
+  assert.equal(questionState(LANG, draft({ selected: ["R"] })), "answered");
+  assert.equal(questionState(LANG, draft({ otherOn: true })), "open");
+  const drafts = new Map([["lang", draft({ selected: ["R"], otherOn: true, other: " Rust " })]]);
+  assert.deepEqual(answersOf([LANG], drafts), [{ id: "lang", selected: [], custom: "Rust" }]);
+  drafts.set("lang", draft({ selected: ["R"], other: "typed, then a label chosen" }));
+  assert.deepEqual(answersOf([LANG], drafts), [{ id: "lang", selected: ["R"] }]);
+});
+
+test("a multi-select question sends labels in option order, Other text supplements them", () => {
+  assert.equal(questionState(FMT, draft({ other: "ePub" })), "answered");
+  const drafts = new Map([["fmt", draft({ selected: ["PDF", "HTML"], other: "ePub" })]]);
+  assert.deepEqual(answersOf([FMT], drafts), [{ id: "fmt", selected: ["HTML", "PDF"], custom: "ePub" }]);
+});
+
+test("a skipped question answers with nothing selected and no custom text", () => {
+  const drafts = new Map([["lang", draft({ selected: ["R"], skipped: true })], ["who", draft({ skipped: true })]]);
+  assert.equal(questionState(LANG, drafts.get("lang")), "skipped");
+  assert.deepEqual(answersOf([LANG, FREE], drafts), [{ id: "lang", selected: [] }, { id: "who", selected: [] }]);
+});
+
+test("a question without options is answered by its text field", () => {
+  assert.equal(questionState(FREE, draft({ other: "  " })), "open");
+  assert.deepEqual(answersOf([FREE], new Map([["who", draft({ other: "Sam" })]])), [{ id: "who", selected: [], custom: "Sam" }]);
+});
+
+test("markdown-lite reads headings, paragraphs, lists and code fences", () => {
+  const blocks = markdownBlocks("# Plan\n\nFirst line\nsecond line\n\n- a\n- b\n  continued\n1. one\n2) two\n```\n<b>x</b>\n```");
+  assert.deepEqual(blocks, [
+    { type: "h", level: 1, text: "Plan" },
+    { type: "p", text: "First line\nsecond line" },
+    { type: "ul", items: ["a", "b continued"] },
+    { type: "ol", items: ["one", "two"] },
+    { type: "code", text: "<b>x</b>" },
+  ]);
+});
+
+test("inline markdown-lite yields bold, code and emphasis spans; HTML stays text", () => {
+  assert.deepEqual(inlineSpans("a **b** `c` *d* <img onerror=x>"), [
+    { type: "text", text: "a " }, { type: "strong", text: "b" }, { type: "text", text: " " },
+    { type: "code", text: "c" }, { type: "text", text: " " }, { type: "em", text: "d" },
+    { type: "text", text: " <img onerror=x>" },
+  ]);
+});
