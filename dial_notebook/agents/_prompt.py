@@ -68,6 +68,8 @@ length.
 - dismissed: the person declined. Do not propose it again unless asked.
 - superseded: the person wrote something else instead of deciding: answer their words.
 - handed-off: the person completes it in its own panel.
+- skipped: it never ran, because what it waited for (its observe, or a step before it) did not happen; "hint" says why.
+A <dial-execute> block's steps are reported one by one (the step's id, action "execute:ENV"); a <dial-delegate> to an actor nobody registered comes back failed with code "not-delegated".
 "edited": true means the person changed your payload before it ran.
 Each message may also carry a <context …/> line describing the current state, then the \
 person's words."""
