@@ -10,95 +10,19 @@ Where that interpreter is missing the 6.x runs fail under ``CI`` and are left ou
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
+
+from ._kernels import KERNELS, SCENARIO, Kernel, started_kernel
 
 pytestmark = pytest.mark.kernel
-
-REPO = Path(__file__).resolve().parents[2]
-SCENARIO = REPO / "tests" / "widget_scenario.py"
-IPYKERNEL6 = Path(os.environ.get("DIAL_IPYKERNEL6_PYTHON",
-                                 REPO / ".venv-ipykernel6" / "bin" / "python"))
-KERNELS = {"ipykernel7": Path(sys.executable)}
-if IPYKERNEL6.exists() or os.environ.get("CI"):
-    KERNELS["ipykernel6"] = IPYKERNEL6
-
-
-class Kernel:
-    """A kernel client with helpers to run code and send widget messages."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-
-    def run(self, code: str) -> str:
-        """Execute ``code``; its stdout (errors fail the test)."""
-        out: list[str] = []
-
-        def hook(msg: dict) -> None:
-            kind = msg["msg_type"]
-            if kind == "stream":
-                out.append(msg["content"]["text"])
-            elif kind == "error":
-                out.append("\n".join(msg["content"]["traceback"]))
-                raise AssertionError("\n".join(msg["content"]["traceback"]))
-
-        self.client.execute_interactive(code, timeout=30, output_hook=hook)
-        return "".join(out)
-
-    def state(self) -> dict:
-        return json.loads(self.run(
-            "print(json.dumps({'pending': chat.pending, 'transcript': chat.transcript, "
-            "'running': chat.running, "
-            "'notes': [note['text'] for note in domain.notes]}))"))
-
-    def wait(self, check: Any, timeout: float = 10.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.state()
-            if check(state):
-                return state
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out; last state: {json.dumps(state)[:3000]}")
-            time.sleep(0.05)
-
-    def send(self, content: dict) -> None:
-        """The custom message the front end sends (anywidget's model.send)."""
-        comm_id = self.run("print(chat.comm.comm_id)").strip()
-        msg = self.client.session.msg(
-            "comm_msg", {"comm_id": comm_id, "data": {"method": "custom", "content": content}})
-        self.client.shell_channel.send(msg)
-
-    def pending(self, kind: str) -> dict:
-        return self.wait(lambda s: s["pending"].get("kind") == kind)["pending"]
 
 
 @pytest.fixture(scope="module", params=sorted(KERNELS))
 def kernel(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
            ) -> Iterator[Kernel]:
-    python = KERNELS[request.param]
-    if not python.exists():
-        pytest.fail(f"{request.param}: no interpreter at {python} (see this module's docstring)")
-    specs = tmp_path_factory.mktemp("kernels")
-    (specs / request.param).mkdir()
-    (specs / request.param / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": request.param, "language": "python"}))
-    manager = KernelManager(kernel_name=request.param,
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
-    manager.start_kernel()
-    client = manager.client()
-    client.start_channels()
-    client.wait_for_ready(timeout=60)
-    try:
+    with started_kernel(request.param, tmp_path_factory.mktemp("kernels")) as client:
         k = Kernel(client)
         k.run(SCENARIO.read_text())
         version = k.run("import ipykernel; print(ipykernel.__version__)").strip()
@@ -108,9 +32,6 @@ def kernel(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
               "chat = ChatWidget(agent=ScriptedAgent(slow_seconds=3), domain=domain, "
               "timeout=1.0)\nchat")
         yield k
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def last_status(state: dict, sid: str) -> str | None:

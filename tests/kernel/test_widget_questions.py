@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
 
-from .test_widget_comm import KERNELS, SCENARIO, Kernel
+from ._kernels import KERNELS, SCENARIO, Kernel, started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -70,28 +68,11 @@ class Asking(Kernel):
 @pytest.fixture(scope="module", params=sorted(KERNELS))
 def kernel(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
            ) -> Iterator[Asking]:
-    python = KERNELS[request.param]
-    if not python.exists():
-        pytest.fail(f"{request.param}: no interpreter at {python} (see test_widget_comm.py)")
-    specs = tmp_path_factory.mktemp("kernels")
-    (specs / request.param).mkdir()
-    (specs / request.param / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": request.param, "language": "python"}))
-    manager = KernelManager(kernel_name=request.param,
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
-    manager.start_kernel()
-    client = manager.client()
-    client.start_channels()
-    client.wait_for_ready(timeout=60)
-    try:
+    with started_kernel(request.param, tmp_path_factory.mktemp("kernels")) as client:
         k = Asking(client)
         k.run(SCENARIO.read_text())
         k.run(SETUP)
         yield k
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def test_the_displayed_chat_is_the_active_provider(kernel):
