@@ -7,13 +7,11 @@ IPython's ``user_ns`` — the notebook's namespace — exactly where the user's 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
+
+from ._kernels import Kernel, started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -45,42 +43,10 @@ conversation = Conversation(agent=lambda message: next(replies), domain=Domain()
 '''
 
 
-class Kernel:
-    def __init__(self, client: Any) -> None:
-        self.client = client
-
-    def run(self, code: str) -> str:
-        """Execute ``code``; its stdout (an error fails the test)."""
-        out: list[str] = []
-
-        def hook(msg: dict) -> None:
-            if msg["msg_type"] == "stream":
-                out.append(msg["content"]["text"])
-            elif msg["msg_type"] == "error":
-                raise AssertionError("\n".join(msg["content"]["traceback"]))
-
-        self.client.execute_interactive(code, timeout=60, output_hook=hook)
-        return "".join(out)
-
-
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kernel]:
-    specs = tmp_path_factory.mktemp("kernels")
-    (specs / "dial").mkdir()
-    (specs / "dial" / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "dial", "language": "python"}))
-    manager = KernelManager(kernel_name="dial",
-                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
-    manager.start_kernel()
-    client = manager.client()
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=60)
+    with started_kernel("ipykernel7", tmp_path_factory.mktemp("kernels")) as client:
         yield Kernel(client)
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def test_an_approved_python_step_changes_the_data_frame_in_the_kernel_namespace(kernel):
