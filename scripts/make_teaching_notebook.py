@@ -50,8 +50,8 @@ playground"""),
    again and try **Edit** (empty the text: the domain refuses it with a field error) and
    **Dismiss**. A dismissal starts no turn: the agent hears about it with the person's next words.
 4. **malformed** — pick the last example. The parser repairs the bare `&` and `<` and closes the
-   open element, but the misspelt `<dial-infrom>` was read as text and its words are lost. Fix
-   the XML until lint is clean, then fix the element name.
+   open element; the misspelt `<dial-infrom>` is not DIAL, so the runtime ignores it and lint
+   names it (did you mean `<dial-inform>`?). Fix the XML until lint is clean.
 5. **domains** — switch the domain to the sales data frame and send the suggest again: `add-note`
    is not an action there, so the person never sees the card, and the agent is told at once that
    it was `invalid`."""),
@@ -71,7 +71,7 @@ for repair in envelope.repairs:
 for finding in lint(reply):
     print(finding)"""),
     ("markdown", """\
-Once the XML is well-formed, lint can see the misspelt element and suggests the right name:"""),
+Once the XML is well-formed, only the misspelt element is left, with the right name suggested:"""),
     ("code", """\
 fixed = reply.replace("&&", "&amp;&amp;").replace("< notes", "&lt; notes").replace(
     "notes.txt\\n", "notes.txt</dial-inform>\\n")

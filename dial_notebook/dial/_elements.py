@@ -204,8 +204,8 @@ class Repair:
     """One thing the parser had to fix in a reply, said for a person.
 
     ``kind`` is stable (``escaped-ampersand``, ``escaped-less-than``, ``closed-tag``,
-    ``dropped-closing-tag``, ``control-characters``, ``recovered``, ``too-large``,
-    ``unknown-element``); ``message`` explains it.
+    ``dropped-closing-tag``, ``control-characters``, ``recovered``, ``too-large``);
+    ``message`` explains it.
     """
 
     kind: str

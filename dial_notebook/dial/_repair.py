@@ -19,10 +19,18 @@ import re
 
 from ._elements import ELEMENT_CLASSES, Repair
 
-#: Tags a DIAL envelope may contain; any other ``<name`` in the source is text.
+#: Tags a DIAL envelope may contain. Any other ``<dial-…>`` (a misspelt element) is kept as a
+#: tag too, so it is reported rather than turned into text; every other ``<name`` is text.
 KNOWN_TAGS = frozenset(
     {"dial", "dial-payload", "dial-option", "dial-context", "step", *ELEMENT_CLASSES}
 )
+_TAG_NAME = r"(?:dial-[A-Za-z0-9_.-]+|" + "|".join(
+    sorted(map(re.escape, KNOWN_TAGS), key=len, reverse=True)) + ")"
+
+
+def is_tag_name(name: str) -> bool:
+    """True for names repair treats as tags: the known ones and any ``dial-…``."""
+    return name in KNOWN_TAGS or name.startswith("dial-")
 
 # A start or end tag: name, then attributes without '<' or '>'. Character classes only, and
 # no nested quantifiers, so a failed match costs at most the distance to the next '<' or '>'.
@@ -50,8 +58,7 @@ def remove_forbidden_characters(text: str) -> tuple[str, list[Repair]]:
 _STRAY_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]{1,8}|#x[0-9A-Fa-f]{1,8});)")
 # A '<' that opens no known tag (one that reaches its '>' before any other '<') and no comment.
 _STRAY_LESS_THAN = re.compile(
-    r"<(?!!--|/?(?:" + "|".join(sorted(map(re.escape, KNOWN_TAGS), key=len, reverse=True))
-    + r")(?=[\s/>])[^<>]*>)"
+    r"<(?!!--|/?" + _TAG_NAME + r"(?=[\s/>])[^<>]*>)"
 )
 
 
@@ -93,7 +100,7 @@ def _balance_tags(text: str) -> tuple[str, list[Repair]]:
     pos = 0
     for m in _TAG.finditer(text):
         slash, name, rest = m.group(1), m.group(2), m.group(3)
-        if name not in KNOWN_TAGS:
+        if not is_tag_name(name):
             continue
         out.append(text[pos:m.start()])
         pos = m.end()

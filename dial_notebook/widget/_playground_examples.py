@@ -227,8 +227,8 @@ MALFORMED = Example("malformed", "malformed · what LLMs really write", _dial(""
 """), "rebuild the index",
     "Four mistakes: a misspelt element (<dial-infrom>), a bare '&', a bare '<' and an inform "
     "that is never closed. The parser repairs what it can, and the repaired text comes back "
-    "exactly; but once the XML is broken, the misspelt tag is read as text, so its words are "
-    "lost. Lint shows the first XML error; fix it and run again.")
+    "exactly; the misspelt element is not DIAL, so the runtime ignores it and lint names it "
+    "(did you mean <dial-inform>?). Lint shows the first XML error too; fix it and run again.")
 
 #: Every example, in the order the menu shows them.
 EXAMPLES: tuple[Example, ...] = (*_INFORMS, *_ASKS, *_SUGGESTS, *_OTHERS, MALFORMED)

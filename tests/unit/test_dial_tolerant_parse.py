@@ -180,3 +180,11 @@ def test_parse_rejects_bytes_with_a_clear_error():
 
     with pytest.raises(TypeError, match="takes a str"):
         parse(b"<dial/>")  # type: ignore[arg-type]
+
+
+def test_a_misspelt_element_in_a_reply_that_needs_repair_is_kept_as_an_element_and_reported():
+    env = parse('<dial actor="a"><dial-infrom>typo</dial-infrom><dial-inform>a && b</dial-inform>'
+                "</dial>")
+    assert env.elements == (Inform(text="a && b"),)
+    assert env.ignored == ("dial-infrom",)
+    assert "typo" not in env.elements[0].text

@@ -68,8 +68,11 @@ def test_the_malformed_example_is_repaired_and_reported():
     assert not envelope.damaged
     assert [e.kind for e in envelope.elements] == ["inform"]
     assert envelope.elements[0].text == "Rebuild with: make && ./index < notes.txt"
+    assert envelope.ignored == ("dial-infrom",)  # the misspelt element is reported, not lost
     findings = lint(MALFORMED.xml)
-    assert [(f.line, f.code, f.severity) for f in findings] == [(3, "not-well-formed", "error")]
+    assert [(f.line, f.code, f.severity) for f in findings] == [
+        (2, "unknown-element", "error"), (3, "not-well-formed", "error")]
+    assert "Did you mean 'dial-inform'?" in findings[0].message
 
 
 def test_once_its_xml_is_fixed_lint_names_the_misspelt_element():
