@@ -29,7 +29,7 @@ far are kept: the agent is told with the next turn.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..dial import Declare, Element, Envelope, Suggest, extract_prose, parse
 from ._ask import on_ask, person_words
@@ -53,11 +53,26 @@ class Item(NamedTuple):
 Handler = Callable[[Reply, Item], Awaitable[Resolution]]
 
 
+def inform_event(element: Any) -> dict[str, Any]:
+    """The ``inform`` event of an inform or acknowledge element: ``text`` and ``act`` as the
+    spec says, plus ``render`` (when it is not prose) and the ``payload`` value (when there is
+    one) so that a surface can show tables, code, media and charts."""
+    event: dict[str, Any] = {"type": "inform", "text": element.text, "act": element.kind}
+    render = getattr(element, "render", None)
+    if render and render != "prose":
+        event["render"] = render
+    payload = element.payload
+    if payload is not None and payload.raw.strip():
+        event["payload"] = payload.value if payload.error is None else payload.raw
+    return event
+
+
 async def _inform(reply: Reply, item: Item) -> Resolution:
-    if item.element.text:
-        reply.state.events.emit(
-            {"type": "inform", "text": item.element.text, "act": item.element.kind}
-        )
+    event = inform_event(item.element)
+    # An element with empty text emits nothing (the reference); full DIAL shows a
+    # payload-only inform (a table, a chart) too.
+    if item.element.text or ("payload" in event and reply.state.full):
+        reply.state.events.emit(event)
     return SHOWN
 
 

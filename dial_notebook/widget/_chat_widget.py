@@ -30,7 +30,6 @@ import traitlets
 from ._bridge import Bridge
 from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
 from ._questions import QuestionsProvider
-from ._render_hints import RenderHints
 from ._serialise import json_safe
 
 _MAX_UPLOAD = 50 * 1024 * 1024
@@ -125,7 +124,6 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._tasks: set[asyncio.Task[Any]] = set()  # held so they are not garbage-collected
         self._turns: asyncio.Lock | None = None  # one say at a time; made on the loop
         self._loop = _running_loop()  # the kernel's loop; front-end messages hop onto it
-        self._hints = RenderHints()  # render hints and payloads of the latest reply's informs
         self._unsent = ""  # the person's words whose first send got no reply (Retry resends)
         self.on_msg(self._on_front_end_message)
 
@@ -187,7 +185,6 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._append({"type": "error", "error": f"{type(error).__name__}: {error}"})
                 raise
             finally:
-                self._extend(self._hints.flush())
                 self.running = False
                 self.thinking = False
 
@@ -271,12 +268,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._unsent = ""
         if kind == "suggestion":
             self._learn_schema(str(event.get("action") or ""))
-        if kind == "reply":
-            self._hints.read(str(event.get("text") or ""))
-        shown = self._hints.enrich(event) if kind == "inform" else [event]
-        if kind in ("sent", "no-reply", "turn-limit"):
-            shown = [*self._hints.flush(), *shown]
-        self._extend(shown)
+        self._append(event)
 
     def _learn_schema(self, action: str) -> None:
         schema_of = getattr(self.domain, "schema", None)

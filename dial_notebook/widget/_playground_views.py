@@ -40,8 +40,8 @@ REPAIR_WHY = {
     "escaped-ampersand": "In XML '&' starts an entity such as &lt;. A bare '&' (as in a "
                          "shell's &&) breaks the parse; write &amp;.",
     "escaped-less-than": "In XML '<' starts a tag. A '<' that opens no DIAL tag (a comparison, "
-                         "a redirect, a misspelt element) breaks the parse; write &lt;. "
-                         "A misspelt element is therefore read as text.",
+                         "a redirect) breaks the parse; write &lt;. A misspelt <dial-…> "
+                         "tag stays a tag: the runtime ignores it and lint names it.",
     "closed-tag": "Every element must be closed. The parser closed it where the enclosing "
                   "element ends, so everything up to there became part of it.",
     "dropped-closing-tag": "A closing tag closed nothing that was open, so it was dropped.",

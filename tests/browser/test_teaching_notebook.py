@@ -76,8 +76,11 @@ def test_the_malformed_example_shows_repairs_and_the_xml_error(lab):
     root = lab.page.locator(".dpg-root").first
     pick(lab, "malformed · what LLMs really write")
     expect(root.locator(".dpg-repair")).to_have_count(3)
-    expect(root.locator(".dpg-finding")).to_contain_text("not-well-formed")
-    expect(root.locator(".dpg-finding")).to_contain_text("line 3, column 36")
+    findings = root.locator(".dpg-finding")
+    expect(findings).to_have_count(2)
+    expect(findings.nth(0)).to_contain_text("Did you mean 'dial-inform'?")
+    expect(findings.nth(1)).to_contain_text("not-well-formed")
+    expect(findings.nth(1)).to_contain_text("line 3, column 36")
     shot(lab, "malformed")
 
 

@@ -1,5 +1,5 @@
-"""Render hints and payloads of informs, taken from the reply and matched with the runtime's
-inform events; and the ChatWidget with the real Conversation, without a kernel."""
+"""Render hints and payloads reach the surface on the runtime's inform events; and the
+ChatWidget with the real Conversation, without a kernel."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import asyncio
 import json
 
 from dial_notebook.domains.notes import NotesDomain
+from dial_notebook.runtime import Conversation, policy_human
 from dial_notebook.widget import ChatWidget
 from dial_notebook.widget._human import issue_of, options_of
-from dial_notebook.widget._render_hints import RenderHints
 from dial_notebook.widget._serialise import json_safe
 
 TABLE = ('<dial><dial-inform render="table">Rows:<dial-payload type="application/json">'
@@ -20,39 +20,33 @@ TABLE = ('<dial><dial-inform render="table">Rows:<dial-payload type="application
          '<dial-acknowledge>ok</dial-acknowledge></dial>')
 
 
-def test_an_inform_gets_its_render_hint_and_payload_from_the_reply():
-    hints = RenderHints()
-    hints.read(TABLE)
-    shown = hints.enrich({"type": "inform", "text": "Rows:", "act": "inform"})
-    assert shown == [{"type": "inform", "text": "Rows:", "act": "inform", "render": "table",
-                      "payload": [{"a": 1}]}]
+def informs_of(reply: str, **options) -> list[dict]:
+    events: list[dict] = []
+    conversation = Conversation(agent=lambda message: reply, domain=NotesDomain(),
+                                human=policy_human(), on_event=events.append, **options)
+    conversation.say_sync("show me")
+    return [e for e in events if e["type"] == "inform"]
 
 
-def test_an_inform_with_only_a_payload_is_shown_before_the_next_matched_one():
-    hints = RenderHints()
-    hints.read(TABLE)
-    hints.enrich({"type": "inform", "text": "Rows:", "act": "inform"})
-    hints.enrich({"type": "inform", "text": "x = 1", "act": "inform"})
-    shown = hints.enrich({"type": "inform", "text": "ok", "act": "acknowledge"})
-    assert shown[0] == {"type": "inform", "text": "", "act": "inform", "render": "media",
-                        "payload": {"src": "https://e.org/a.png"}}
-    assert shown[1]["text"] == "ok" and "render" not in shown[1]
-    assert hints.flush() == []
+def test_inform_events_carry_their_render_hint_and_payload_in_reply_order():
+    assert informs_of(TABLE) == [
+        {"type": "inform", "text": "Rows:", "act": "inform", "render": "table",
+         "payload": [{"a": 1}]},
+        {"type": "inform", "text": "x = 1", "act": "inform", "render": "code"},
+        {"type": "inform", "text": "", "act": "inform", "render": "media",
+         "payload": {"src": "https://e.org/a.png"}},
+        {"type": "inform", "text": "ok", "act": "acknowledge"},
+    ]
 
 
-def test_events_that_already_carry_a_hint_or_come_from_plain_text_are_left_alone():
-    hints = RenderHints()
-    hints.read(TABLE)
-    plain = {"type": "inform", "text": "Rows:"}
-    assert hints.enrich(plain) == [plain]
-    given = {"type": "inform", "text": "Rows:", "act": "inform", "render": "raw"}
-    assert hints.enrich(given) == [given]
+def test_the_reference_mode_shows_no_payload_only_inform():
+    assert [e["text"] for e in informs_of(TABLE, full_dial=False)] == ["Rows:", "x = 1", "ok"]
 
 
-def test_a_reply_that_is_not_dial_gives_no_hints():
-    hints = RenderHints()
-    hints.read("just words <not dial")
-    assert hints.flush() == []
+def test_a_payload_that_is_not_json_reaches_the_surface_as_its_text():
+    (event,) = informs_of('<dial><dial-inform render="table">T<dial-payload>{bad</dial-payload>'
+                          "</dial-inform></dial>")
+    assert event["payload"] == "{bad"
 
 
 def test_a_refusal_becomes_the_issue_and_one_error_per_field():
