@@ -46,7 +46,7 @@ from ._gate import Gate, observed
 from ._outcomes import failure, interrupted, jsonable
 from ._ports import call
 from ._state import Reply
-from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion, read_decision
+from ._suggestion import EditCheck, Suggestion, person_decides
 from ._yields import Resolution
 
 #: The action name of an execute block as the person and the agent see it.
@@ -180,30 +180,21 @@ class _Block:
             raise
 
     async def _decide(self, suggestion: Suggestion) -> Resolution:
-        shown, refused = suggestion, 0
-        while True:
-            self.state.pending = shown
-            try:
-                decision = await self.state.human.decide(shown)
-            finally:
-                self.state.pending = None
-            kind, value = read_decision(decision)
-            if kind == "dismiss":
-                return self.settle("dismissed")
-            if kind == "say":
-                self.reply.said = value
-                return self.settle("superseded")
-            if kind == "accept" and shown is suggestion:
-                return await self._run(self.steps, edited=False)
-            edited = shown.payload if kind == "accept" else value
-            steps, issue = check_edit(self.ids, self.steps, edited)
-            if steps is not None:
-                return await self._run(steps, edited=steps != self.steps)
-            refused += 1
-            if refused >= MAX_EDIT_ATTEMPTS:
-                return self.settle("invalid", code=issue["code"], field=issue["field"],
-                                   hint=issue["hint"])
-            shown = dataclasses.replace(shown, payload=edited, issue=issue)
+        decided = await person_decides(self.reply, suggestion, self._check_edit)
+        if decided.verdict == "run":
+            steps = self.steps if decided.as_proposed else decided.payload
+            return await self._run(steps, edited=decided.edited)
+        if decided.verdict == "invalid":
+            issue = decided.issue or {}
+            return self.settle("invalid", code=issue.get("code"), field=issue.get("field"),
+                               hint=issue.get("hint"))
+        return self.settle(decided.verdict)
+
+    async def _check_edit(self, edited: Any) -> EditCheck:
+        steps, issue = check_edit(self.ids, self.steps, edited)
+        if steps is None:
+            return EditCheck(issue=issue, shown=issue)
+        return EditCheck(run=steps, changed=steps != self.steps)
 
     async def _run(self, steps: tuple[Step, ...], *, edited: bool) -> Resolution:
         self.settled = True  # from here on, every step settles itself

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +119,68 @@ def read_decision(decision: Any) -> tuple[str, Any]:
     raise ValueError(f"human.decide() must return {_DECISIONS}; got {decision!r}")
 
 
+@dataclass(frozen=True)
+class EditCheck:
+    """The verdict on a payload the person edited: what to ``run`` (and whether it differs
+    from the proposal), or a refusal — ``issue`` (code, field, hint) for the agent's outcome
+    and ``shown`` for the person's card."""
+
+    run: Any = None
+    changed: bool = True
+    issue: Mapping[str, Any] | None = None
+    shown: Any = None
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What the person decided about one proposal, its edits settled.
+
+    ``verdict`` is ``run`` (``as_proposed``, or ``payload`` after an accepted edit, with
+    ``edited``), ``dismissed``, ``superseded`` or ``invalid`` (with ``issue``)."""
+
+    verdict: str
+    as_proposed: bool = False
+    payload: Any = None
+    edited: bool = False
+    issue: Mapping[str, Any] | None = None
+
+
+async def person_decides(
+    reply: Reply, proposal: Any, check: Callable[[Any], Awaitable[EditCheck]]
+) -> Decided:
+    """Put ``proposal`` to the person until they decide; the one loop of accept / edit /
+    dismiss / say that suggestions and execute blocks share.
+
+    An accept of what was proposed runs it; an edit (or an accept of a payload shown back
+    after a refused edit) goes through ``check``; a refusal is shown back as ``issue`` and
+    the third one ends ``invalid``.
+    """
+    state = reply.state
+    shown, refused = proposal, 0
+    while True:
+        state.pending = shown
+        try:
+            decision = await state.human.decide(shown)
+        finally:
+            state.pending = None
+        kind, value = read_decision(decision)
+        if kind == "dismiss":
+            return Decided("dismissed")
+        if kind == "say":
+            reply.said = value
+            return Decided("superseded")
+        if kind == "accept" and shown is proposal:
+            return Decided("run", as_proposed=True)
+        edited = shown.payload if kind == "accept" else value
+        verdict = await check(edited)
+        if verdict.issue is None:
+            return Decided("run", payload=verdict.run, edited=verdict.changed)
+        refused += 1
+        if refused >= MAX_EDIT_ATTEMPTS:
+            return Decided("invalid", issue=verdict.issue)
+        shown = dataclasses.replace(shown, payload=edited, issue=verdict.shown)
+
+
 async def on_suggest(reply: Reply, suggest: Suggest, declare: Declare | None) -> None:
     """Take one suggestion to its outcome; if interrupted, it still gets one."""
     sid = reply.state.suggestion_id(suggest.id)
@@ -200,36 +262,21 @@ class _Life:
         if not spec.mutates:
             await self._run(suggestion.payload)
             return
-        shown, validated, refused = suggestion, True, 0
-        while True:
-            self.state.pending = shown
-            try:
-                decision = await self.state.human.decide(shown)
-            finally:
-                self.state.pending = None
-            kind, value = read_decision(decision)
-            if kind == "dismiss":
-                self.settle("dismissed")
-                return
-            if kind == "say":
-                self.reply.said = value
-                self.settle("superseded")
-                return
-            if kind == "accept" and validated:
-                await self._run(shown.payload)
-                return
-            edited = shown.payload if kind == "accept" else value
-            check = await self.state.domain.validate(self.action, edited)
-            if check.ok:
-                self.preview = await self.state.domain.preview(self.action, edited)
-                await self._run(edited, edited=True)
-                return
-            refused += 1
-            if refused >= MAX_EDIT_ATTEMPTS:
-                self.settle("invalid", **check.issue())
-                return
-            shown = dataclasses.replace(shown, payload=edited, issue=check.for_person())
-            validated = False
+        decided = await person_decides(self.reply, suggestion, self._check_edit)
+        if decided.verdict == "run":
+            payload = suggestion.payload if decided.as_proposed else decided.payload
+            await self._run(payload, edited=decided.edited)
+        elif decided.verdict == "invalid":
+            self.settle("invalid", **(decided.issue or {}))
+        else:
+            self.settle(decided.verdict)
+
+    async def _check_edit(self, edited: Any) -> EditCheck:
+        check = await self.state.domain.validate(self.action, edited)
+        if not check.ok:
+            return EditCheck(issue=check.issue(), shown=check.for_person())
+        self.preview = await self.state.domain.preview(self.action, edited)
+        return EditCheck(run=edited)
 
     async def _run(self, payload: Any, *, status: str = "done", edited: bool = False) -> None:
         extra = {"edited": True} if edited else {}
