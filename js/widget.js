@@ -55,6 +55,38 @@ export function safeUrl(text, { image = false } = {}) {
   return null;
 }
 
+// The characters a person cannot see (dial_notebook/dial/_unicode.py: the same categories, and
+// a test checks both sides agree): controls but tab / newline / return, format characters
+// (direction controls, zero-width), line / paragraph separators, lone surrogates, variation
+// selectors and the Hangul fillers.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+const HIDDEN_ALL = new RegExp(HIDDEN.source, "gu");
+const VISIBLE_CONTROLS = new Set(["\t", "\n", "\r"]);
+
+/** 'U+202E' for '\u202e'. */
+export function codePointName(char) {
+  return `U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** Text split into plain pieces and hidden characters: [{text} | {hidden: 'U+202E'}]. */
+export function hiddenPieces(text) {
+  const pieces = [];
+  let last = 0;
+  for (const match of String(text ?? "").matchAll(HIDDEN_ALL)) {
+    if (VISIBLE_CONTROLS.has(match[0])) continue;
+    if (match.index > last) pieces.push({ text: text.slice(last, match.index) });
+    pieces.push({ hidden: codePointName(match[0]) });
+    last = match.index + match[0].length;
+  }
+  if (last < String(text ?? "").length) pieces.push({ text: String(text).slice(last) });
+  return pieces;
+}
+
+/** Text with every hidden character written as its name, ⟨U+202E⟩. */
+export function revealHidden(text) {
+  return hiddenPieces(text).map((p) => (p.hidden ? `⟨${p.hidden}⟩` : p.text)).join("");
+}
+
 /** 'columns[1].name' from '$.columns[1].name', '/columns/1/name' or ['columns', 1, 'name']. */
 export function normalisePath(field) {
   if (Array.isArray(field)) return joinPath(field);
@@ -233,6 +265,13 @@ function h(tag, props = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+/** Text as DOM nodes with every hidden character shown as a marked ⟨U+202E⟩. */
+function revealedNodes(text) {
+  return hiddenPieces(text).map((piece) => (piece.hidden
+    ? h("span", { className: "dial-hidden-char", title: `Invisible character ${piece.hidden}` }, `⟨${piece.hidden}⟩`)
+    : document.createTextNode(piece.text)));
 }
 
 function button(label, action, onClick, { kind = "", aria, disabled } = {}) {
@@ -506,14 +545,30 @@ function tableOf(payload) {
   return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
 }
 
+/** Whether loading `url` would reach the network (anything but an inline data: URL). */
+export function isRemote(url) {
+  return typeof url === "string" && !/^data:/i.test(url);
+}
+
+/** An image. A data: image (a chart) shows at once; one on another host is fetched only when
+ *  the person clicks "Load image": a URL the agent chose could carry data out (a query string
+ *  with a secret), so nothing is requested until then. */
 function imageOf(item) {
   const src = typeof item === "string" ? item : item && (item.src || item.url);
   const alt = item && typeof item === "object" ? item.alt || item.title || "" : "";
   const safe = safeUrl(src, { image: true });
   if (!safe) return h("div", { className: "dial-blocked" }, `Image not shown (unsafe or missing URL): ${summarise(src, 80)}`);
-  return h("figure", { className: "dial-figure" },
-    h("img", { src: safe, alt: String(alt), loading: "lazy", referrerpolicy: "no-referrer" }),
+  const figure = () => h("figure", { className: "dial-figure" },
+    h("img", { src: safe, alt: String(alt), referrerpolicy: "no-referrer" }),
     alt ? h("figcaption", {}, String(alt)) : null);
+  if (!isRemote(safe)) return figure();
+  const host = new URL(safe).host;
+  const box = h("div", { className: "dial-remote", "data-dial-remote": host },
+    h("span", { className: "dial-remote-text" },
+      `Image from ${host}${alt ? ` (${summarise(String(alt), 60)})` : ""} — not loaded: loading it contacts that server.`));
+  box.append(button("Load image", "load-image", () => box.replaceWith(figure()),
+    { aria: `Load the image from ${host}` }));
+  return box;
 }
 
 function cardListOf(payload) {
@@ -1023,7 +1078,9 @@ function render({ model, el }) {
     const event = item.event;
     const status = item.status;
     const destructive = Boolean(event.destructive);
-    const preview = String(event.preview || event.action || "");
+    // after an edit, the headline is what ran (the outcome's preview), not what was proposed
+    const ranEdited = item.outcome && item.outcome.edited && item.outcome.preview;
+    const preview = String(ranEdited ? item.outcome.preview : (event.preview || event.action || ""));
     const card = h("article", {
       className: `dial-card dial-status-${status}${destructive ? " dial-destructive" : ""}`,
       "data-dial-suggestion": String(event.id),
@@ -1032,16 +1089,19 @@ function render({ model, el }) {
     });
     card.append(h("div", { className: "dial-card-head" },
       h("span", { className: "dial-action-name" }, String(event.action || "")),
-      destructive ? h("span", { className: "dial-badge dial-badge-danger", title: "This action is destructive" }, "⚠ Destructive") : null,
+      destructive && event.kind === "execute"
+        ? h("span", { className: "dial-badge dial-badge-danger", title: "These commands can change anything this kernel can reach" }, "⚠ Runs code")
+        : destructive ? h("span", { className: "dial-badge dial-badge-danger", title: "This action is destructive" }, "⚠ Destructive") : null,
       h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status)));
-    card.append(h("div", { className: "dial-preview" }, preview));
+    card.append(h("div", { className: "dial-preview" }, preview,
+      ranEdited ? h("span", { className: "dial-edited-mark", title: `Proposed: ${String(event.preview || "")}` }, " (edited)") : null));
     if (event.text && String(event.text).trim() && String(event.text).trim() !== preview.trim()) {
       card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
     }
     const execute = event.kind === "execute";
-    if (execute && !(item.pending && draftFor(item).open)) card.append(stepList(item));
-    if (execute && event.confirmed && !item.outcome) {
-      card.append(h("div", { className: "dial-note" }, "You confirmed this above, so it was not asked again."));
+    if (execute && !(item.pending && draftFor(item).open)) card.append(...stepList(item));
+    if (execute && event.confirmed && item.pending) {
+      card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
     }
     if (item.pending) {
       const draft = draftFor(item);
@@ -1067,28 +1127,38 @@ function render({ model, el }) {
     return card;
   }
 
-  /** An execute block's steps: env, label and the command (monospace), each with its outcome. */
+  /** An execute block's steps: every one, each command whole (monospace, hidden characters
+   *  shown by name, its line count), env and the agent's label, and each step's outcome. */
   function stepList(item) {
     const steps = (item.event.payload && Array.isArray(item.event.payload.steps)) ? item.event.payload.steps : [];
-    const list = h("ol", { className: "dial-steps", "aria-label": "Steps" });
-    for (const step of steps.slice(0, CARD_ITEMS)) {
+    const suspicious = item.event.suspicious && typeof item.event.suspicious === "object" ? item.event.suspicious : {};
+    const list = h("ol", { className: "dial-steps", "aria-label": `${steps.length} step${steps.length === 1 ? "" : "s"}` });
+    for (const step of steps) {
       const outcome = item.steps.get(String(step.id));
       const status = outcome ? String(outcome.status) : "";
+      const hidden = Array.isArray(suspicious[String(step.id)]) ? suspicious[String(step.id)] : [];
+      const ran = outcome && typeof outcome.command === "string" ? outcome.command : String(step.command ?? "");
+      const lines = ran.split("\n").length;
       const row = h("li", {
-        className: `dial-step${status ? ` dial-step-${status}` : ""}`,
+        className: `dial-step${status ? ` dial-step-${status}` : ""}${hidden.length ? " dial-step-suspicious" : ""}`,
         "data-dial-step": String(step.id), "data-dial-status": status || "waiting",
       });
       row.append(h("div", { className: "dial-step-head" },
         h("span", { className: "dial-env" }, String(step.env || "")),
-        step.label ? h("span", { className: "dial-step-label" }, String(step.label)) : null,
+        step.label ? h("span", { className: "dial-step-label", title: "The agent's label for this step" }, revealedNodes(String(step.label))) : null,
+        lines > 1 ? h("span", { className: "dial-step-lines", "data-dial-lines": String(lines) }, `${lines} lines`) : null,
         status ? h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status) : null));
-      const ran = outcome && typeof outcome.command === "string" ? outcome.command : step.command;
-      row.append(h("pre", { className: "dial-command dial-mono" }, String(ran ?? "")));
+      if (hidden.length) {
+        row.append(h("div", { className: "dial-suspicious", role: "note", "data-dial-suspicious": hidden.join(" ") },
+          `⚠ Hidden characters (${hidden.join(", ")}): what this command looks like is not what it runs. They are shown below by name.`));
+      }
+      row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
       if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, "(edited)"));
       if (outcome) row.append(stepOutcome(outcome));
       list.append(row);
     }
-    return list;
+    return [h("div", { className: "dial-step-count", "data-dial-step-count": String(steps.length) },
+      `${steps.length} step${steps.length === 1 ? "" : "s"} will run, exactly as shown:`), list];
   }
 
   function stepOutcome(outcome) {
@@ -1275,8 +1345,9 @@ function render({ model, el }) {
     });
     card.append(h("div", { className: "dial-ask-text" }, String(event.text || "")));
     if (item.answer !== undefined) {
-      const chosen = (event.options || []).find((o) => o && String(o.value) === String(item.answer));
-      const shown = chosen && chosen.label ? String(chosen.label) : String(item.answer);
+      const chosen = type === "confirm" ? null : (event.options || []).find((o) => o && String(o.value) === String(item.answer));
+      const shown = chosen && chosen.label ? String(chosen.label)
+        : type === "confirm" && /^(yes|no)$/i.test(String(item.answer)) ? humanise(String(item.answer).toLowerCase()) : String(item.answer);
       card.append(h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, "You: "), shown));
       return card;
     }
@@ -1294,7 +1365,7 @@ function render({ model, el }) {
     const note = h("div", { className: "dial-local-error", role: "alert" });
     const fail = (message) => { note.textContent = message; };
     const options = pending.options || [];
-    if (type === "choice" || (type === "confirm" && options.length)) {
+    if (type === "choice") {
       const group = h("div", { className: "dial-options dial-choices", role: "group", "aria-label": "Options" });
       for (const option of options) group.append(choiceButton(option, () => send({ value: option.value })));
       card.append(group);

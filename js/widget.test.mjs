@@ -3,7 +3,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { agentSignal, contextOf, humanise, itemsOf, resultText, joinPath, normalisePath, safeUrl, summarise } from "./widget.js";
+import {
+  agentSignal, contextOf, hiddenPieces, humanise, isRemote, itemsOf, resultText, joinPath, normalisePath,
+  revealHidden, safeUrl, summarise,
+} from "./widget.js";
 
 test("only http(s) URLs, and data: raster images, are safe", () => {
   assert.equal(safeUrl("https://example.org/a.png"), "https://example.org/a.png");
@@ -109,4 +112,17 @@ test("a later skipped outcome with a ran block's id does not touch that card, no
     { type: "outcome", id: "op", action: "execute", status: "skipped" },
   ], {});
   assert.deepEqual(items.map((i) => [i.kind, i.status]), [["suggestion", "done"], ["inform", undefined]]);
+});
+
+test("hidden characters are named where they stand; tab, newline and emoji stay as they are", () => {
+  assert.equal(revealHidden("echo safe \u2067; rm -rf ~ #\u2069"), "echo safe ⟨U+2067⟩; rm -rf ~ #⟨U+2069⟩");
+  assert.equal(revealHidden("a\tb\nc é 😀"), "a\tb\nc é 😀");
+  assert.equal(revealHidden("\u{E0041}"), "⟨U+E0041⟩");
+  assert.deepEqual(hiddenPieces("x\u200by"), [{ text: "x" }, { hidden: "U+200B" }, { text: "y" }]);
+});
+
+test("only inline data: images are local; every http(s) image is remote", () => {
+  assert.equal(isRemote("data:image/png;base64,AAAA"), false);
+  assert.equal(isRemote("https://cdn.example.com/a.png"), true);
+  assert.equal(isRemote("http://127.0.0.1:8765/exfil?secret=1"), true);
 });

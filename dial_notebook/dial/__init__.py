@@ -7,6 +7,7 @@ This layer knows nothing of conversations.
     (Inform(text='hi', id=None, observe=None, yields=(), addressed_to=None, lang='en', payload=None, render='prose'),)
 """
 
+from ._build import nesting_depth
 from ._elements import (
     ELEMENT_CLASSES,
     Acknowledge,
@@ -30,6 +31,7 @@ from ._outcome import STATUSES, outcome_json, outcome_reply
 from ._parse import MAX_REPLY_CHARS, parse, parse_all
 from ._scan import extract_prose
 from ._serialise import to_xml
+from ._unicode import hidden_characters, reveal
 
 __all__ = [
     "ELEMENT_CLASSES",
@@ -52,10 +54,13 @@ __all__ = [
     "Step",
     "Suggest",
     "extract_prose",
+    "hidden_characters",
     "lint",
+    "nesting_depth",
     "outcome_json",
     "outcome_reply",
     "parse",
     "parse_all",
+    "reveal",
     "to_xml",
 ]

@@ -78,41 +78,44 @@ def split_events(value: str | None) -> tuple[str, ...]:
     return tuple(value.split()) if value else ()
 
 
-def _json_depth_ok(raw: str) -> bool:
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests (dicts, lists, tuples), counting up to ``limit + 1``.
+
+    Level by level, without recursion, so a cyclic Python value stops at the limit too.
+
+        >>> nesting_depth({"a": [1, {"b": 2}]}, 10), nesting_depth([[[[]]]], 2)
+        (3, 3)
+    """
     depth = 0
-    in_str = False
-    esc = False
-    for c in raw:
-        if in_str:
-            if esc:
-                esc = False
-            elif c == "\\":
-                esc = True
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return False
-        elif c in "]}":
-            depth -= 1
-    return True
+    level = [value]
+    while level:
+        nodes = [node for node in level if isinstance(node, dict | list | tuple)]
+        if not nodes:
+            break
+        depth += 1
+        if depth > limit:
+            break
+        level = []
+        for node in nodes:
+            level.extend(node.values() if isinstance(node, dict) else node)
+    return depth
 
 
 def decode_json(raw: str) -> tuple[Any, str | None]:
     """(value, None) for valid JSON, else (None, a short reason)."""
     if not raw.strip():
         return None, "The payload is empty."
-    if not _json_depth_ok(raw):
-        return None, f"The payload nests deeper than {MAX_JSON_DEPTH} levels."
     try:
-        return json.loads(raw), None
+        value = json.loads(raw)
     except json.JSONDecodeError as exc:
         return None, f"Not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})."
-    except (RecursionError, ValueError) as exc:
+    except RecursionError:
+        return None, f"The payload nests deeper than {MAX_JSON_DEPTH} levels."
+    except ValueError as exc:
         return None, f"Not valid JSON: {type(exc).__name__}."
+    if nesting_depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        return None, f"The payload nests deeper than {MAX_JSON_DEPTH} levels."
+    return value, None
 
 
 def build_payload(el: Any) -> Payload:

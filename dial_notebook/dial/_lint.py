@@ -23,6 +23,7 @@ from ._elements import ELEMENT_CLASSES, ENVS, RENDER_VALUES, RESPONSE_TYPES, SIG
 from ._parse import MAX_REPLY_CHARS, _recover
 from ._repair import repair
 from ._scan import Span, find_envelopes
+from ._unicode import hidden_characters
 
 COMMON_ATTRIBUTES = ("id", "observe", "yield", "addressed-to", "lang")
 ROOT_ATTRIBUTES = ("version", "turn", "actor", "session")
@@ -235,8 +236,16 @@ class _Linter:
         for s in steps:
             self.attributes(s, CHILD_ATTRIBUTES["step"])
             self.enum(s, "env", ENVS, "warning")
-            if not "".join(s.itertext()).strip():
+            command = "".join(s.itertext())
+            if not command.strip():
                 self.add(s, "empty-step", "This <step> has no command text to run.")
+            hidden = hidden_characters(command)
+            if hidden:
+                named = ", ".join(hidden[:5]) + (" …" if len(hidden) > 5 else "")
+                self.add(s, "hidden-characters",
+                         f"The command of this <step> contains characters a person cannot see "
+                         f"({named}): direction controls or invisible characters make what a "
+                         "card shows differ from what runs. Write the command without them.")
             sid = s.get("id")
             if sid and sid in ids:
                 self.add(s, "duplicate-id", f"Two steps have the id \"{sid[:40]}\"; step ids must "

@@ -26,7 +26,8 @@ from ._hints import did_you_mean
 #: Longest expression, and most syntax nodes, accepted.
 MAX_LENGTH = 500
 MAX_NODES = 200
-#: Largest exponent between two plain numbers (``9 ** 9 ** 9`` in integers would never finish).
+#: Largest exponent between two plain numbers (``9 ** 9 ** 9`` in integers would never finish),
+#: and most digits ``round`` may be asked for either way.
 MAX_EXPONENT = 64
 
 ALLOWED = "column names, numbers, + - * / // % **, comparisons, & | ~ and functions"
@@ -178,7 +179,7 @@ def _value(node: ast.AST, frame: Any) -> Any:
         if name == "abs":
             return abs(args[0])
         if name == "round":
-            return round(args[0], int(args[1])) if len(args) == 2 else round(args[0])
+            return _round(args[0], args[1]) if len(args) == 2 else round(args[0])
         return getattr(np, name)(args[0])
     raise ExpressionError(f"'{ast.unparse(node)}' is not allowed: use {ALLOWED}")
 
@@ -191,6 +192,17 @@ def _power(base: float, exponent: float) -> float:
     if small and abs(base).bit_length() * exponent <= 1024:
         return base**exponent
     return float(base) ** float(exponent)
+
+
+def _round(value: Any, digits: Any) -> Any:
+    """``round(value, digits)`` with ``digits`` a whole number of at most ``MAX_EXPONENT``
+    places either way (``round(5, -10**7)`` builds a ten-million-digit power of ten)."""
+    if not _plain(digits) or digits != int(digits):
+        raise ExpressionError("round() takes a whole number of digits, e.g. round(price, 2)")
+    if abs(digits) > MAX_EXPONENT:
+        raise ExpressionError(
+            f"round() to {int(digits)} digits is too many (at most {MAX_EXPONENT} either way)")
+    return round(value, int(digits))
 
 
 def _plain(value: Any) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,12 @@ Path = tuple[str | int, ...]
 
 #: Longest message in an ``errors`` entry.
 MAX_MESSAGE = 200
+#: Longest word (and candidate) a "did you mean" compares: longer ones get no suggestion.
+MAX_SUGGEST_CHARS = 64
+#: Most candidates one "did you mean" compares the word with.
+MAX_CANDIDATES = 200
+#: Most "did you mean" suggestions one ``describe`` computes (each compares many names).
+MAX_SUGGESTIONS = 20
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _UNEVALUATED = re.compile(
@@ -137,12 +144,16 @@ def _choices(values: Sequence[Any]) -> str:
 def did_you_mean(word: Any, candidates: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` naming the closest candidate to ``word``, or ``''``.
 
+    Bounded, whatever the agent wrote: a word longer than ``MAX_SUGGEST_CHARS`` gets no
+    suggestion, and it is compared with at most ``MAX_CANDIDATES`` names of at most that length.
+
         >>> did_you_mean("colour", ["color", "size"])
         " (did you mean 'color'?)"
     """
-    if not isinstance(word, str):
+    if not isinstance(word, str) or len(word) > MAX_SUGGEST_CHARS:
         return ""
-    names = [name for name in candidates if isinstance(name, str)]
+    names = [name for name in itertools.islice(candidates, MAX_CANDIDATES * 5)
+             if isinstance(name, str) and len(name) <= MAX_SUGGEST_CHARS][:MAX_CANDIDATES]
     folded = {name.lower(): name for name in names}
     if word.lower() in folded:
         return f" (did you mean {show(folded[word.lower()])}?)"
@@ -175,6 +186,19 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+class _Suggester:
+    """"Did you mean" for one ``describe``: at most ``MAX_SUGGESTIONS`` computed, then none."""
+
+    def __init__(self) -> None:
+        self.left = MAX_SUGGESTIONS
+
+    def __call__(self, word: Any, candidates: Iterable[Any]) -> str:
+        if self.left <= 0:
+            return ""
+        self.left -= 1
+        return did_you_mean(word, candidates)
+
+
 def describe(errors: Iterable[ValidationError]) -> list[dict[str, str]]:
     """One ``{'field', 'message'}`` entry per problem, sorted by path, duplicates removed.
 
@@ -184,8 +208,9 @@ def describe(errors: Iterable[ValidationError]) -> list[dict[str, str]]:
         [{'field': 'text', 'message': 'text must not be empty'}]
     """
     entries: dict[tuple[Path, str], None] = {}
+    suggest = _Suggester()
     for error in errors:
-        for path, message in _describe(error):
+        for path, message in _describe(error, suggest):
             entries.setdefault((path, message), None)
     ordered = sorted(entries, key=lambda entry: _sort_key(entry[0]))
     return [{"field": field_name(path), "message": _cut(message)} for path, message in ordered]
@@ -199,7 +224,7 @@ def _cut(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
-def _describe(error: ValidationError) -> list[tuple[Path, str]]:
+def _describe(error: ValidationError, suggest: _Suggester) -> list[tuple[Path, str]]:
     path: Path = tuple(error.absolute_path)
     keyword = error.validator
     value = error.validator_value
@@ -213,9 +238,9 @@ def _describe(error: ValidationError) -> list[tuple[Path, str]]:
         subject = f"field name {show(path[-1])}" if on_name and path else _subject(path)
         return [(path, f"{subject} could not be checked against its pattern in time")]
     if names_key:
-        return [(path, _sentence(error, f"field name {show(instance)}"))]
+        return [(path, _sentence(error, f"field name {show(instance)}", suggest))]
     if keyword in ("anyOf", "oneOf"):
-        return _alternatives(error, path)
+        return _alternatives(error, path, suggest)
     if keyword == "required":
         missing = [name for name in value if isinstance(instance, dict) and name not in instance]
         return [((*path, name), f"{_subject((*path, name))} is required") for name in missing]
@@ -224,13 +249,13 @@ def _describe(error: ValidationError) -> list[tuple[Path, str]]:
     if keyword == "additionalProperties":
         names = getattr(error, "extras", [])
         known = schema.get("properties", {})
-        return [_unexpected(path, name, known) for name in names]
+        return [_unexpected(path, name, known, suggest) for name in names]
     if keyword == "unevaluatedProperties":
-        return _unevaluated(error, path, schema)
-    return [(path, _sentence(error, _subject(path)))]
+        return _unevaluated(error, path, schema, suggest)
+    return [(path, _sentence(error, _subject(path), suggest))]
 
 
-def _sentence(error: ValidationError, subject: str) -> str:
+def _sentence(error: ValidationError, subject: str, suggest: _Suggester) -> str:
     """The hint for one keyword's failure on one value, about ``subject``."""
     keyword, value, instance = error.validator, error.validator_value, error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -241,7 +266,7 @@ def _sentence(error: ValidationError, subject: str) -> str:
         expected = [_TYPES.get(name, name) for name in names]
         return f"{subject} must be {_either(expected)}, not {_kind(instance)}"
     if keyword == "enum":
-        return f"{subject} must be {_choices(list(value))}{did_you_mean(instance, value)}"
+        return f"{subject} must be {_choices(list(value))}{suggest(instance, value)}"
     if keyword == "const":
         return f"{subject} must be {show(value)}"
     if keyword == "minLength":
@@ -314,13 +339,15 @@ def _dependencies(path: Path, value: Any, instance: dict[str, Any]) -> list[tupl
     return found
 
 
-def _unexpected(path: Path, name: Any, known: Iterable[Any]) -> tuple[Path, str]:
+def _unexpected(
+    path: Path, name: Any, known: Iterable[Any], suggest: _Suggester
+) -> tuple[Path, str]:
     where = f" in {field_name(path)}" if path else ""
-    return (*path, name), f"unexpected field {show(name)}{where}{did_you_mean(name, known)}"
+    return (*path, name), f"unexpected field {show(name)}{where}{suggest(name, known)}"
 
 
 def _unevaluated(
-    error: ValidationError, path: Path, schema: dict[str, Any]
+    error: ValidationError, path: Path, schema: dict[str, Any], suggest: _Suggester
 ) -> list[tuple[Path, str]]:
     match = _UNEVALUATED.match(error.message) if len(error.message) < 2000 else None
     if match:
@@ -329,7 +356,8 @@ def _unevaluated(
         except (ValueError, SyntaxError):
             names = []
         if names:
-            return [_unexpected(path, name, _property_names(schema)) for name in names]
+            known = _property_names(schema)
+            return [_unexpected(path, name, known, suggest) for name in names]
     return [(path, f"{_subject(path)} has fields that are not allowed here")]
 
 
@@ -346,7 +374,9 @@ def _property_names(schema: Any, depth: int = 0) -> list[str]:
     return names
 
 
-def _alternatives(error: ValidationError, path: Path) -> list[tuple[Path, str]]:
+def _alternatives(
+    error: ValidationError, path: Path, suggest: _Suggester
+) -> list[tuple[Path, str]]:
     """``anyOf`` / ``oneOf``: the discriminator's values, the allowed types, or the errors of
     the closest branch."""
     subject = _subject(path)
@@ -354,10 +384,12 @@ def _alternatives(error: ValidationError, path: Path) -> list[tuple[Path, str]]:
         message = f"{subject} matches more than one of the allowed forms; it must match exactly one"
         return [(path, message)]
     branches: dict[Any, list[ValidationError]] = {}
-    for inner in error.context:
-        branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+    for number, inner in enumerate(error.context):
+        # a `false` branch's error has no schema path: it is a branch of its own
+        branch = inner.relative_schema_path[0] if inner.relative_schema_path else ("false", number)
+        branches.setdefault(branch, []).append(inner)
     if len(branches) > 1:
-        found = _discriminator(path, branches)
+        found = _discriminator(path, branches, suggest)
         if found:
             return found
     fitting = [
@@ -372,11 +404,11 @@ def _alternatives(error: ValidationError, path: Path) -> list[tuple[Path, str]]:
                     expected.extend(_expected(inner))
         return [(path, f"{subject} must be {_either(expected)}")]
     closest = min(fitting, key=len)
-    return [entry for inner in closest for entry in _describe(inner)]
+    return [entry for inner in closest for entry in _describe(inner, suggest)]
 
 
 def _discriminator(
-    path: Path, branches: dict[Any, list[ValidationError]]
+    path: Path, branches: dict[Any, list[ValidationError]], suggest: _Suggester
 ) -> list[tuple[Path, str]]:
     tags = [
         {tuple(e.relative_path): e for e in errors if e.validator in ("const", "enum")}
@@ -396,7 +428,7 @@ def _discriminator(
                 values.append(value)
     target = (*path, *where)
     instance = tags[0][where].instance
-    suggestion = did_you_mean(instance, values)
+    suggestion = suggest(instance, values)
     return [(target, f"{_subject(target)} must be {_choices(values)}{suggestion}")]
 
 

@@ -1,16 +1,18 @@
-"""Safe replacements for the jsonschema keywords that can hang, and the format checker.
+"""Safe replacements for the jsonschema keywords that can hang, and one validation's time budget.
 
 An agent writes the payloads, a person writes the schemas; a schema's ``pattern`` can backtrack
 catastrophically on the right input (``^(a|aa)+$`` against ``"aaaa…!"``), and Python's ``re`` can
 neither be interrupted from another thread nor given a timeout. Here patterns run on the
-``regex`` engine with a time budget shared by one validation (``pattern_budget``: seconds spent
-matching, not waiting): once it is spent, every further pattern check fails at once with
-``PATTERN_TIMEOUT``, so a validation costs at most the budget in pattern matching.
+``regex`` engine, within the time budget of the validation (``time_budget``: a deadline shared
+by every check of one payload): once it has passed, every further pattern check fails at once
+with ``PATTERN_TIMEOUT``, and every other keyword raises ``OutOfTime`` the moment it is reached
+(``bounded`` wraps them all), so one validation costs the budget plus at most one check.
 
 ``uniqueItems`` is made linear (jsonschema compares objects pairwise: minutes for 10,000 rows),
-and ``properties`` keeps the path of a field that a ``false`` subschema forbids.
+``properties`` keeps the path of a field that a ``false`` subschema forbids, and
+``additionalProperties`` names at most ``MAX_NAMED_EXTRAS`` unexpected fields (counting the rest).
 
-    >>> with pattern_budget(0.2):
+    >>> with time_budget(0.2):
     ...     search(r"^(a|aa)+$", "a" * 60 + "!") is None   # timed out, not hung
     True
 """
@@ -18,41 +20,64 @@ and ``properties`` keeps the path of a field that a ``false`` subschema forbids.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import regex
-from jsonschema import FormatChecker, ValidationError
+from jsonschema import ValidationError
 
 from ._hints import PATTERN_TIMEOUT
 
 #: Seconds one search may take when no budget is set.
 DEFAULT_BUDGET = 1.0
+#: Unexpected fields an ``additionalProperties: false`` refusal names (the rest are counted).
+MAX_NAMED_EXTRAS = 100
+
+
+class OutOfTime(Exception):
+    """The validation's time budget ran out before it was done."""
+
 
 class _Budget:
-    """Seconds of pattern matching left to the validation in progress."""
+    """The deadline of the validation in progress (``time.monotonic()`` seconds)."""
+
+    __slots__ = ("end",)
 
     def __init__(self, seconds: float) -> None:
-        self.left = seconds
+        self.end = time.monotonic() + max(0.0, seconds)
+
+    @property
+    def left(self) -> float:
+        return max(0.0, self.end - time.monotonic())
 
 
-_budget: ContextVar[_Budget | None] = ContextVar("dial_notebook_pattern_budget", default=None)
+_budget: ContextVar[_Budget | None] = ContextVar("dial_notebook_validation_budget", default=None)
 
 
 @contextmanager
-def pattern_budget(seconds: float) -> Iterator[None]:
-    """Give the pattern checks made inside the block ``seconds`` of matching in all."""
+def time_budget(seconds: float) -> Iterator[None]:
+    """Give the checks made inside the block ``seconds`` in all (a deadline)."""
     token = _budget.set(_Budget(seconds))
     try:
         yield
     finally:
         _budget.reset(token)
+
+
+def bounded(keyword: Any) -> Any:
+    """``keyword`` (a jsonschema keyword function), refusing to start once the budget ran out."""
+
+    @functools.wraps(keyword)
+    def within_budget(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        budget = _budget.get()
+        if budget is not None and time.monotonic() >= budget.end:
+            raise OutOfTime
+        return keyword(validator, value, instance, schema)
+
+    return within_budget
 
 
 @functools.lru_cache(maxsize=1024)
@@ -64,15 +89,13 @@ def compiled(pattern: str) -> regex.Pattern[str]:
 def search(pattern: str, text: str) -> bool | None:
     """Whether ``pattern`` matches somewhere in ``text``; ``None`` when it ran out of time."""
     budget = _budget.get() or _Budget(DEFAULT_BUDGET)
-    if budget.left <= 0:
+    left = budget.left
+    if left <= 0:
         return None
-    started = time.monotonic()
     try:
-        return compiled(pattern).search(text, timeout=budget.left) is not None
+        return compiled(pattern).search(text, timeout=left) is not None
     except TimeoutError:
         return None
-    finally:
-        budget.left -= time.monotonic() - started
 
 
 def _timeout(path: Any = ()) -> ValidationError:
@@ -127,7 +150,8 @@ def additional_properties(
             yield from validator.descend(instance[key], additional, path=key)
     elif additional is False and extras:
         error = ValidationError(f"{len(extras)} unexpected properties")
-        error.extras = extras  # type: ignore[attr-defined]
+        error.extras = extras[:MAX_NAMED_EXTRAS]  # type: ignore[attr-defined]
+        error.more_extras = len(extras) - len(error.extras)  # type: ignore[attr-defined]
         yield error
 
 
@@ -194,88 +218,3 @@ SAFE_KEYWORDS = {
     "additionalProperties": additional_properties,
     "uniqueItems": unique_items,
 }
-
-
-# Formats: jsonschema asserts some formats only when optional libraries are installed and
-# silently passes the rest; these stand in for the common ones when those libraries are absent.
-
-_RFC3339_TIME = r"(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))"
-_DATE_TIME = re.compile(rf"^(\d{{4}})-(\d{{2}})-(\d{{2}})[Tt ]{_RFC3339_TIME}$", re.ASCII)
-_TIME = re.compile(rf"^{_RFC3339_TIME}$", re.ASCII)
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*$")
-_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
-
-
-def _is_time(
-    hour: str, minute: str, second: str, off_hour: str | None, off_min: str | None
-) -> bool:
-    in_range = int(hour) < 24 and int(minute) < 60 and int(second) < 61
-    return in_range and (off_hour is None or (int(off_hour) < 24 and int(off_min or 0) < 60))
-
-
-def _date_time(instance: object) -> bool:
-    if not isinstance(instance, str):
-        return True
-    match = _DATE_TIME.match(instance)
-    if not match:
-        return False
-    year, month, day, hour, minute, second, _, _, off_hour, off_min = match.groups()
-    try:
-        datetime(int(year), int(month), int(day))
-    except ValueError:
-        return False
-    return _is_time(hour, minute, second, off_hour, off_min)
-
-
-def _time(instance: object) -> bool:
-    if not isinstance(instance, str):
-        return True
-    match = _TIME.match(instance)
-    if not match:
-        return False
-    hour, minute, second, _, _, off_hour, off_min = match.groups()
-    return _is_time(hour, minute, second, off_hour, off_min)
-
-
-def _uri(instance: object) -> bool:
-    if not isinstance(instance, str):
-        return True
-    if any(char.isspace() or ord(char) < 32 for char in instance):
-        return False
-    try:
-        parts = urlsplit(instance)
-    except ValueError:
-        return False
-    return bool(_SCHEME.match(parts.scheme))
-
-
-def _uri_reference(instance: object) -> bool:
-    if not isinstance(instance, str):
-        return True
-    return not any(char.isspace() or ord(char) < 32 for char in instance)
-
-
-def _hostname(instance: object) -> bool:
-    if not isinstance(instance, str):
-        return True
-    labels = instance.rstrip(".").split(".")
-    return len(instance) <= 253 and all(_LABEL.match(label) for label in labels)
-
-
-#: Stand-ins for formats whose jsonschema checkers need optional libraries.
-FALLBACK_FORMATS = {
-    "date-time": _date_time,
-    "time": _time,
-    "uri": _uri,
-    "uri-reference": _uri_reference,
-    "hostname": _hostname,
-}
-
-
-def format_checker(base: FormatChecker) -> FormatChecker:
-    """``base``'s checkers, plus the fallbacks for the formats it cannot check."""
-    checker = FormatChecker(formats=())
-    checker.checkers = dict(base.checkers)
-    for name, function in FALLBACK_FORMATS.items():
-        checker.checkers.setdefault(name, (function, ()))
-    return checker

@@ -4,7 +4,9 @@
 - ``$ref`` resolves only inside the registry it is given (the domain's own schemas): nothing is
   ever fetched (jsonschema 4.26 fetches remote refs when no registry is passed). A schema whose
   refs do not resolve locally is refused when the action is defined (``check_schema``).
-- Patterns run on the ``regex`` engine within a time budget; payloads nested deeper than
+- One validation has a time budget (``VALIDATION_BUDGET``, less when the reply has less left):
+  patterns run on the ``regex`` engine within it, every keyword stops once it has passed, and
+  no format check is slower than linear (``_formats``). Payloads nested deeper than
   ``MAX_DEPTH`` are refused before validation (counted without recursion, so a cyclic Python
   value is refused too), and a ``RecursionError`` during validation is a refusal, not a crash.
 - A refusal is ``{'ok': False, 'code': 'invalid-payload', 'field', 'hint', 'errors'}`` with the
@@ -29,9 +31,12 @@ import regex
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 from referencing import Registry
 
+from ..dial import nesting_depth
+from ..runtime import time_left
 from ._errors import refusal
+from ._formats import format_checker
 from ._hints import describe
-from ._keywords import SAFE_KEYWORDS, format_checker, pattern_budget
+from ._keywords import SAFE_KEYWORDS, OutOfTime, bounded, time_budget
 
 #: How deep a payload may nest (objects and lists) before it is refused unread.
 MAX_DEPTH = 64
@@ -39,8 +44,8 @@ MAX_DEPTH = 64
 MAX_ERRORS = 20
 #: How many errors are read from jsonschema before giving up counting.
 MAX_SCANNED = 1000
-#: Seconds of pattern matching one validation may spend.
-PATTERN_BUDGET = 1.0
+#: Seconds one validation may take (less when the reply it checks has less left: _budget.py).
+VALIDATION_BUDGET = 2.0
 
 _EXTENDED: dict[type, type] = {}
 # Keywords whose values are data, not subschemas: not searched for $ref or patterns.
@@ -67,7 +72,8 @@ def validator_class(schema: Any) -> Any:
                 "(drafts 3, 4, 6, 7, 2019-09, 2020-12); metaschemas are never fetched"
             )
     if base not in _EXTENDED:
-        keywords = {name: fn for name, fn in SAFE_KEYWORDS.items() if name in base.VALIDATORS}
+        keywords = {name: bounded(SAFE_KEYWORDS.get(name, fn))
+                    for name, fn in base.VALIDATORS.items()}
         _EXTENDED[base] = jsonschema.validators.extend(base, keywords)
     return _EXTENDED[base]
 
@@ -135,25 +141,6 @@ def _references(
             )
 
 
-def nesting_depth(value: Any, limit: int) -> int:
-    """How deeply ``value`` nests, counting up to ``limit + 1`` (iterative: no recursion)."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            children: Any = node.values()
-        elif isinstance(node, list | tuple):
-            children = node
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > limit:
-            return deepest
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
-
-
 def _too_deep() -> dict[str, Any]:
     message = f"the payload is nested too deeply (more than {MAX_DEPTH} levels)"
     return refusal([{"field": "", "message": message}])
@@ -165,32 +152,44 @@ class PayloadValidator:
     Args:
         schema: the action's JSON Schema.
         registry: the schemas ``$ref`` may name; nothing outside it is ever retrieved.
-        pattern_budget: seconds of pattern matching one validation may spend
-            (``PATTERN_BUDGET`` when None).
+        time_budget: seconds one validation may take (``VALIDATION_BUDGET`` when None); never
+            more than the reply being handled has left (``runtime.time_left()``).
     """
 
     def __init__(
-        self, schema: Any, *, registry: Registry, pattern_budget: float | None = None
+        self, schema: Any, *, registry: Registry, time_budget: float | None = None
     ) -> None:
         cls = validator_class(schema)
         self.schema = schema
-        self._budget = pattern_budget
+        self._budget = time_budget
         self._validator = cls(
             schema, registry=registry, format_checker=format_checker(cls.FORMAT_CHECKER)
         )
 
     def validate(self, payload: Any) -> dict[str, Any]:
         """``{'ok': True}``, or the refusal for ``payload``."""
-        if nesting_depth(payload, MAX_DEPTH) > MAX_DEPTH:
-            return _too_deep()
+        seconds = VALIDATION_BUDGET if self._budget is None else self._budget
+        left = time_left()
+        if left is not None:
+            seconds = min(seconds, left)
         errors = []
         try:
-            with pattern_budget(PATTERN_BUDGET if self._budget is None else self._budget):
+            with time_budget(seconds):  # from here on, everything counts
+                if nesting_depth(payload, MAX_DEPTH) > MAX_DEPTH:
+                    return _too_deep()
                 for error in self._validator.iter_errors(payload):
                     errors.append(error)
                     if len(errors) >= MAX_SCANNED:
                         break
             entries = describe(errors)
+        except OutOfTime:
+            # what was found so far, then why the rest was not checked
+            message = (f"the rest of the payload was not checked: its checks took more than "
+                       f"{seconds:.2g} s (send less at once)" if errors else
+                       f"the payload was not checked: its checks took more than {seconds:.2g} s "
+                       "(it is too large, or too costly for its schema: send less at once)")
+            entries = [*describe(errors)[:MAX_ERRORS - 1], {"field": "", "message": message}]
+            return refusal(entries, code="invalid-payload" if errors else "time-budget")
         except RecursionError:
             message = (
                 "the payload could not be checked: validation recursed too deeply "
@@ -205,5 +204,6 @@ class PayloadValidator:
             return refusal([{"field": "", "message": hint}], code="schema-error")
         if not errors:
             return {"ok": True}
-        total = len(entries) if len(errors) < MAX_SCANNED else max(len(entries), MAX_SCANNED)
+        named = len(entries) + sum(getattr(error, "more_extras", 0) for error in errors)
+        total = named if len(errors) < MAX_SCANNED else max(named, MAX_SCANNED)
         return refusal(entries[:MAX_ERRORS], total=total)

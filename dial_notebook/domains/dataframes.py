@@ -48,7 +48,7 @@ from . import _expressions
 from ._charts import KINDS, MAX_BARS, chart
 from ._errors import ActionError
 from ._frames import MAX_ROWS, Revisions, describe_frame, require_pandas, table
-from ._hints import did_you_mean
+from ._hints import did_you_mean, show
 from ._schema_domain import SchemaDomain
 
 Payload = dict[str, Any]
@@ -254,8 +254,8 @@ class DataFramesDomain(SchemaDomain):
         if name not in frames:
             known = ", ".join(frames) or "none"
             raise ActionError(
-                f"there is no data frame {name!r}", code="unknown-frame", field="frame",
-                hint=f"there is no data frame {name!r}{did_you_mean(name, frames)}; "
+                f"there is no data frame {show(name)}", code="unknown-frame", field="frame",
+                hint=f"there is no data frame {show(name)}{did_you_mean(name, frames)}; "
                 f"the frames are: {known}",
             )
         return frames[name]
@@ -266,29 +266,29 @@ class DataFramesDomain(SchemaDomain):
                 return label
         names = [str(label) for label in frame.columns]
         raise ActionError(
-            f"{frame_name} has no column {column!r}", code="unknown-column", field=field,
-            hint=f"{frame_name} has no column {column!r}{did_you_mean(column, names)}",
+            f"{frame_name} has no column {show(column)}", code="unknown-column", field=field,
+            hint=f"{frame_name} has no column {show(column)}{did_you_mean(column, names)}",
         )
 
     def _check_renames(self, frame: Any, renames: dict[str, str], frame_name: str) -> None:
         for old in renames:
-            self._label(frame, old, f"columns[{old!r}]", frame_name)
+            self._label(frame, old, f"columns[{show(old)}]", frame_name)
         final = [renames.get(str(label), str(label)) for label in frame.columns]
         for name in renames.values():
             if final.count(name) > 1:
                 raise ActionError(
-                    f"two columns would be named {name!r}", code="duplicate-column",
-                    field="columns", hint=f"two columns of {frame_name} would be named {name!r}",
+                    f"two columns would be named {show(name)}", code="duplicate-column",
+                    field="columns", hint=f"two columns of {frame_name} would be named {show(name)}",
                 )
 
     def _check_new_name(self, name: str) -> None:
         if keyword.iskeyword(name):
-            raise ActionError(f"{name!r} is a Python keyword", code="invalid-name", field="into")
+            raise ActionError(f"{show(name)} is a Python keyword", code="invalid-name", field="into")
         existing = self.namespace.get(name)
         if existing is not None and not isinstance(existing, self._pd.DataFrame):
             raise ActionError(
-                f"{name!r} already holds something else", code="name-taken", field="into",
-                hint=f"{name!r} already holds a value of type {type(existing).__name__}: "
+                f"{show(name)} already holds something else", code="name-taken", field="into",
+                hint=f"{show(name)} already holds a value of type {type(existing).__name__}: "
                 "choose another name",
             )
 
@@ -366,7 +366,7 @@ class DataFramesDomain(SchemaDomain):
                 mask &= _condition(frame[label], condition["op"], condition.get("value"))
             except (TypeError, ValueError) as error:
                 raise ActionError(
-                    f"cannot compare {condition['column']} with {condition.get('value')!r}",
+                    f"cannot compare {condition['column']} with {show(condition.get('value'))}",
                     code="invalid-filter", field=f"where[{index}].value", hint=str(error)[:200],
                 ) from None
         result = self._commit(payload.get("into", payload["frame"]), frame[mask])

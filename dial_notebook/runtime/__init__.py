@@ -21,6 +21,7 @@ notebook widget behave the same. This layer knows nothing of Jupyter.
 """
 
 from ._ask import Ask
+from ._budget import REPLY_SECONDS, time_left
 from ._conversation import Conversation, ConversationBusyError, SayResult
 from ._delegate import Delegation
 from ._events import EVENT_TYPES
@@ -34,6 +35,7 @@ __all__ = [
     "EVENT_TYPES",
     "MAX_EDIT_ATTEMPTS",
     "NEEDS_REPLY",
+    "REPLY_SECONDS",
     "Ask",
     "BlockingSayError",
     "Conversation",
@@ -49,4 +51,5 @@ __all__ = [
     "python_executor",
     "scripted_human",
     "shell_executor",
+    "time_left",
 ]

@@ -4,7 +4,8 @@
                                                     └▶ '' / None ─▶ the question stands (no turn)
 
 After the person wrote something instead of deciding (a ``say``), later questions of the reply
-are shown but not put to them.
+are shown but not put to them. A confirm is always put as yes / no (its options are dropped),
+and answering it never approves anything: what it gates is still decided on its own card.
 
 The person's words in the next message (``person_words``):
 
@@ -60,7 +61,11 @@ class Ask:
 
 
 def ask_from(element: AskElement, ask_id: str) -> Ask:
-    options = [
+    """The question as the person gets it. A confirm is yes or no: its options, if the agent
+    gave any, are dropped (lint says they are ignored), so no agent label can pose as an
+    answer it is not — "No, leave everything as is" with the value that counts as yes."""
+    confirm = element.response_type == "confirm"
+    options = [] if confirm else [
         {"value": o.value, "label": o.label, "default": o.default, "disabled": o.disabled}
         for o in element.options
     ]

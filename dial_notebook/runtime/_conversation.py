@@ -52,6 +52,11 @@ class _NoReply(Exception):
     pass
 
 
+def _seconds(limit: float | None, default: float | None) -> float | None:
+    chosen = limit if limit is not None else default
+    return None if chosen is None else float(chosen)
+
+
 @dataclass(frozen=True)
 class SayResult:
     """How a ``say`` ended: ``status`` ('idle' | 'no-reply' | 'turn-limit'), the turns it
@@ -72,6 +77,9 @@ class Conversation:
         on_event: called with every event (a JSON-able dict), in order.
         timeout: seconds to wait for a reply before ``no-reply`` (None: wait for ever).
         max_turns: turns one ``say`` may take before ``turn-limit``.
+        run_timeout: seconds one ``domain.run`` may take before its outcome is ``failed`` with
+            code ``timeout`` and the turn goes on (None: the same as ``timeout``). A blocking
+            run runs on a worker thread, so the kernel stays free while it works.
         full_dial: also act on the rest of DIAL v0.1 — ``<dial-execute>`` (approved by the
             person, run by ``executors``), ``<dial-declare>`` (``context``),
             ``<dial-delegate>`` (``actors``), ``<dial-phatic>`` and ``addressed-to``. On by
@@ -99,15 +107,16 @@ class Conversation:
         on_event: OnEvent | None = None,
         timeout: float | None = 90.0,
         max_turns: int = 8,
+        run_timeout: float | None = None,
         full_dial: bool = True,
         executors: Mapping[str, Any] | None = None,
         actors: Mapping[str, Any] | None = None,
     ) -> None:
-        if timeout is not None and (
-            isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0
-        ):
-            raise ValueError(f"Conversation: timeout must be a positive number of seconds "
-                             f"or None, not {timeout!r}")
+        for name, seconds in (("timeout", timeout), ("run_timeout", run_timeout)):
+            if seconds is not None and (isinstance(seconds, bool) or not isinstance(
+                    seconds, int | float) or not seconds > 0):
+                raise ValueError(f"Conversation: {name} must be a positive number of seconds "
+                                 f"or None, not {seconds!r}")
         if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"Conversation: max_turns must be a whole number ≥ 1, "
                              f"not {max_turns!r}")
@@ -121,7 +130,7 @@ class Conversation:
         self._agent = AgentPort(agent)
         self._state = State(DomainPort(domain), HumanPort(human), Events(on_event),
                             full=bool(full_dial), executors=Executors(executors),
-                            actors=dict(actors or {}))
+                            actors=dict(actors or {}), run_timeout=_seconds(run_timeout, timeout))
         self._timeout = None if timeout is None else float(timeout)
         self._max_turns = max_turns
         self._busy = False           # a say is running

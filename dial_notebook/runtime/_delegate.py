@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dial import Delegate
-from ._outcomes import failure, interrupted, jsonable
+from ._outcomes import failure, interrupted, jsonable, returned
 from ._ports import AgentPort, call
 from ._state import Reply
 from ._yields import Resolution
@@ -108,5 +108,5 @@ async def on_delegate(reply: Reply, element: Delegate) -> Resolution:
         reply.settle(delegation.id, DELEGATE, "failed", preview, quiet=True, **interrupted(),
                      **extra)
         raise
-    reply.settle(delegation.id, DELEGATE, "done", preview, result=jsonable(result), **extra)
+    reply.settle(delegation.id, DELEGATE, "done", preview, **returned(result), **extra)
     return Resolution("done")

@@ -1,11 +1,12 @@
 """The life of one ``<dial-execute>`` block: its steps proposed, approved, run, reported.
 
     <dial-execute> ─ the person already moved on in this reply ─────────▶ block superseded
+       │ more than MAX_STEPS steps (too long to show whole) ─────────────▶ block invalid
        │ 'suggestion' event: action 'execute', kind 'execute', payload {steps: [{id, env,
-       │  label, command}]}, schema (the edit form's), preview "Run N steps: …"
-       ├─ gated by a confirm ask the person answered yes in this reply ─▶ runs (no second
-       │  question: every event it observes came from that yes)
-       └─ the person decides — human.decide(suggestion), as for a suggestion:
+       │  label, command}]}, schema (the edit form's), preview "Run N steps: …",
+       │  suspicious {step id: ['U+202E', …]} for commands with hidden characters, confirmed
+       │  (offered because the person answered yes to the confirm it observes)
+       └─ the person decides — human.decide(suggestion), always, as for a suggestion:
              accept  ─▶ runs
              edit    ─▶ the commands checked: the same steps in the same order, ids and envs
                         kept, every command non-empty ─▶ runs; its steps say edited: true
@@ -19,19 +20,23 @@
               failed  the executor raised (or no executor for its env: code 'no-executor')
               skipped it waited for an event that can no longer come (hint: why — e.g. the
                       step it depended on failed)
-          interrupted (the task cancelled): running steps end failed, unstarted ones skipped
+          interrupted (the task cancelled): a step that had finished keeps its real outcome;
+          one running on a worker thread (an ``in_thread`` executor: http) is reported when it
+          really ends (_work.py); other running steps end failed, unstarted ones skipped
     the block resolves 'done' when every step is done, else 'failed' (its yields, _yields.py)
 
 Outcomes: a step's id is its own ``id`` (or ``BLOCK.N``, N its position); its action is
-``execute:ENV``; its preview its label, else the command's first line; the outcome dict also
-carries ``block`` (the block's id) and ``command`` (as run) for surfaces — the wire format is
-the runtime spec's. A block
-that ends before running (dismissed, superseded, invalid, skipped) has one outcome under the
-block's id (``execute``; its preview "Run N steps: …"). Ids of blocks without one: ``ex-N``.
+``execute:ENV``; its preview its label, else the command's first line (``(+N more lines)``
+when it has more); the outcome dict also carries ``block`` (the block's id) and ``command`` (as
+run) for surfaces — the wire format is the runtime spec's. A block that ends before running
+(dismissed, superseded, invalid, skipped) has one outcome under the block's id (``execute``;
+its preview "Run N steps: …"). Ids of blocks without one: ``ex-N``.
 
-Why not ask when gated: the person confirmed exactly this a moment ago, in the same reply, and
-asking twice teaches people to click through. Only direct gating counts (the block's observe is
-an event of the yes branch), not a chain through other elements.
+An answer is never an approval. A confirm ask the block observes decides only whether the
+card is offered at all (its no branch skips the block); what runs is approved on the card that
+shows every command, whole. Every block is marked ``destructive``: a python step can change
+anything a shell step can. Previews show hidden characters by name (``⟨U+202E⟩``), and the
+commands stay exactly as the agent wrote them, which is what runs.
 """
 
 from __future__ import annotations
@@ -41,9 +46,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from ..dial import Execute, Step
+from ..dial import Execute, Step, hidden_characters, reveal
 from ._gate import Gate, observed
-from ._outcomes import failure, interrupted, jsonable
+from ._outcomes import failure, interrupted, returned
 from ._ports import call
 from ._state import Reply
 from ._suggestion import EditCheck, Suggestion, person_decides
@@ -51,7 +56,21 @@ from ._yields import Resolution
 
 #: The action name of an execute block as the person and the agent see it.
 EXECUTE = "execute"
+#: Most steps a block may have: a longer one cannot be shown whole on a card, so it is refused.
+MAX_STEPS = 200
+#: Most characters of command text a block may have, for the same reason.
+MAX_COMMAND_CHARS = 100_000
 _PREVIEW_CHARS = 200
+
+
+def step_headline(step: Step) -> str:
+    """A step in one line: its label, else its command's first line, saying how many lines
+    follow (``echo hi (+2 more lines)``); hidden characters shown by name."""
+    if step.label:
+        return reveal(step.label)
+    lines = step.command.splitlines() or [""]
+    more = len(lines) - 1
+    return reveal(lines[0]) + (f" (+{more} more line{'s' if more != 1 else ''})" if more else "")
 
 
 def step_ids(block_id: str, steps: tuple[Step, ...]) -> list[str]:
@@ -65,7 +84,7 @@ def step_ids(block_id: str, steps: tuple[Step, ...]) -> list[str]:
 
 def block_preview(steps: tuple[Step, ...]) -> str:
     """"Run 2 steps: ls …; rm …" — what the block does, in one line."""
-    labels = "; ".join(s.display_label for s in steps)
+    labels = "; ".join(step_headline(s) for s in steps)
     text = f"Run {len(steps)} step{'s' if len(steps) != 1 else ''}: {labels}"
     return text if len(text) <= _PREVIEW_CHARS else text[:_PREVIEW_CHARS - 1] + "…"
 
@@ -140,6 +159,19 @@ def settle_block(reply: Reply, element: Execute, status: str, *, quiet: bool = F
     reply.settle(bid, EXECUTE, status, block_preview(element.steps), quiet=quiet, **fields)
 
 
+def _too_long(steps: tuple[Step, ...]) -> str | None:
+    """Why a block is too long to show whole on a card, or None."""
+    if len(steps) > MAX_STEPS:
+        return (f"The block has {len(steps)} steps; a block may have at most {MAX_STEPS}, so "
+                "that the person can read every one. Split it into smaller blocks.")
+    chars = sum(len(step.command) for step in steps)
+    if chars > MAX_COMMAND_CHARS:
+        return (f"The block's commands are {chars:,} characters long; at most "
+                f"{MAX_COMMAND_CHARS:,} can be shown to the person. Split it, or run a script "
+                "file the person can read first.")
+    return None
+
+
 class _Block:
     def __init__(self, reply: Reply, element: Execute) -> None:
         self.reply = reply
@@ -159,20 +191,25 @@ class _Block:
     async def run(self) -> Resolution:
         if self.reply.moved_on:
             return self.settle("superseded")
+        too_long = _too_long(self.steps)
+        if too_long is not None:
+            return self.settle("invalid", code="too-many-steps", hint=too_long)
         suggestion = Suggestion(
             id=self.id, action=EXECUTE, text=self.element.text,
-            payload=_payload(self.ids, self.steps), preview=self.preview,
-            destructive=any(s.env != "python" for s in self.steps),
+            payload=_payload(self.ids, self.steps), preview=self.preview, destructive=True,
         )
-        gated = bool(observed(self.element.observe)) and set(
+        offered = bool(observed(self.element.observe)) and set(
             observed(self.element.observe)) <= self.reply.confirmed
-        self.state.events.emit({
+        event = {
             "type": "suggestion", **suggestion.to_dict(), "mutates": True, "kind": EXECUTE,
-            "schema": step_schema(self.ids, self.steps), "confirmed": gated,
-        })
+            "schema": step_schema(self.ids, self.steps), "confirmed": offered,
+        }
+        suspicious = {sid: hidden for sid, step in zip(self.ids, self.steps, strict=True)
+                      if (hidden := hidden_characters(step.command))}
+        if suspicious:
+            event["suspicious"] = suspicious
+        self.state.events.emit(event)
         try:
-            if gated:
-                return await self._run(self.steps, edited=False)
             return await self._decide(suggestion)
         except BaseException:
             if not self.settled:
@@ -219,7 +256,7 @@ class _Steps:
     def settle(self, index: int, status: str, *, quiet: bool = False, **fields: Any) -> None:
         step = self.steps[index]
         self.reply.settle(self.block.ids[index], f"{EXECUTE}:{step.env}", status,
-                          step.display_label, quiet=quiet, block=self.block.id,
+                          step_headline(step), quiet=quiet, block=self.block.id,
                           command=step.command, **fields, **self.extra)
         if status != "done":
             self.all_done = False
@@ -267,7 +304,7 @@ class _Steps:
             return
         error = task.exception()
         if error is None:
-            self.settle(index, "done", result=jsonable(task.result()))
+            self.settle(index, "done", **returned(task.result()))
             self.gate.resolve(index, "succeeded", step.yields)
         else:
             self.settle(index, "failed", **failure(error))

@@ -1,7 +1,9 @@
 """Outcomes: what became of a suggestion, as the plain dict the agent is told and events carry.
 
     {'id', 'action', 'status', 'preview', and, by status:
-     done / handed-off   'result' (what run returned; None is kept)
+     done / handed-off   'result' (what run returned; absent when it returned None: a
+                         Python function that returns nothing is JavaScript's undefined,
+                         which the reference leaves out of the declare)
      failed              'error', 'code', 'field', 'hint' (the exception's, those present)
      invalid             'code', 'field', 'hint' (the domain's refusal, those present)
      + 'edited': True    when the person changed the payload}
@@ -44,6 +46,23 @@ def failure(exc: BaseException) -> dict[str, Any]:
 def interrupted() -> dict[str, Any]:
     """The fields of the ``failed`` outcome of a run that was cut short."""
     return {"error": INTERRUPTED}
+
+
+def timed_out(exc: Any) -> dict[str, Any]:
+    """The fields of the ``failed`` outcome of a run past its time limit (a ``TimedOut``)."""
+    hint = ("It was stopped; part of it may have taken effect: check before trying again."
+            if exc.stopped else
+            "It may still be running, and may yet take effect: check before trying again.")
+    return {"error": str(exc), "code": "timeout", "hint": hint}
+
+
+def returned(result: Any) -> dict[str, Any]:
+    """The ``result`` field of an outcome: what the run returned, or nothing for ``None``.
+
+        >>> returned(None), returned({"id": 3})
+        ({}, {'result': {'id': 3}})
+    """
+    return {} if result is None else {"result": jsonable(result)}
 
 
 def jsonable(result: Any) -> Any:

@@ -9,8 +9,10 @@ naming it, and the turn loop calls every method the same way:
             free while a blocking HTTP client waits; an async one is awaited on the loop
     domain  actions: {name: spec}         spec: dict or object with mutates / destructive / handoff
             validate(action, payload)     -> {'ok': True} | {'ok': False, 'code', 'field', 'hint'}
-            preview(action, payload)      -> str
-            run(action, payload)          -> result; raises to fail     (required)
+            preview(action, payload)      -> str      (validate and preview: within the reply's
+                                                       time budget, _budget.py)
+            run(action, payload)          -> result; raises to fail     (required; a blocking
+                                          run runs on a worker thread, bounded by run_timeout)
             context()                     -> str
             declare(key, value)           optional: told each fact the agent declares
                                           (<dial-declare>, with full_dial)
@@ -28,13 +30,13 @@ An action whose spec does not say ``mutates`` counts as mutating: it is asked, n
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
-import queue
-import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ._budget import charged, current_budget
+from ._work import in_thread, is_async, start
 
 
 async def call(fn: Callable[..., Any], *args: Any) -> Any:
@@ -45,72 +47,9 @@ async def call(fn: Callable[..., Any], *args: Any) -> Any:
     return result
 
 
-def _is_async(fn: Any) -> bool:
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)  # noqa: B004 - an object whose __call__ is async
-    )
-
-
 def _method(obj: Any, name: str) -> Callable[..., Any] | None:
     value = getattr(obj, name, None)
     return value if callable(value) else None
-
-
-class _DaemonWorkers:
-    """Daemon threads that run blocking calls, reused from one call to the next.
-
-    Not the loop's executor: its threads are joined when ``asyncio.run`` ends and at exit, so
-    a send that never returns would hang the program after its timeout had fired. These
-    threads are never joined; a new one starts whenever every other is busy.
-    """
-
-    def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-        self._lock = threading.Lock()
-        self._idle = 0
-
-    def submit(self, job: Callable[[], None]) -> None:
-        with self._lock:
-            if self._idle:
-                self._idle -= 1
-            else:
-                threading.Thread(target=self._work, name="dial-agent-send", daemon=True).start()
-        self._jobs.put(job)
-
-    def _work(self) -> None:
-        while True:
-            self._jobs.get()()
-            with self._lock:
-                self._idle += 1
-
-
-_WORKERS = _DaemonWorkers()
-
-
-def _in_thread(fn: Callable[[str], Any], message: str) -> asyncio.Future[Any]:
-    """Run ``fn(message)`` on a daemon worker thread; the future resolves on this loop."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
-
-    def settle(ok: bool, value: Any) -> None:
-        if future.done():  # cancelled: the timeout fired or the task was cancelled
-            return
-        if ok:
-            future.set_result(value)
-        else:
-            future.set_exception(value)
-
-    def job() -> None:
-        try:
-            outcome = (True, fn(message))
-        except BaseException as exc:  # handed to the waiting coroutine
-            outcome = (False, exc)
-        # RuntimeError: the loop closed while the send was running, and nobody waits
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(settle, *outcome)
-
-    _WORKERS.submit(job)
-    return future
 
 
 class AgentPort:
@@ -126,13 +65,13 @@ class AgentPort:
                 )
             send = agent
         self._send = send
-        self._is_async = _is_async(send)
+        self._is_async = is_async(send)
 
     async def send(self, message: str) -> str:
         if self._is_async:
             reply = await self._send(message)
         else:
-            reply = await _in_thread(self._send, message)
+            reply = await in_thread(self._send, message)
             if inspect.isawaitable(reply):  # a plain function that returned a coroutine
                 reply = await reply
         if reply is None:
@@ -217,11 +156,16 @@ class DomainPort:
         )
 
     async def validate(self, action: str, payload: Any) -> Check:
-        """The domain's verdict. A validate that raises refuses the payload, saying why."""
+        """The domain's verdict. A validate that raises refuses the payload, saying why; one
+        met after the reply's budget is spent refuses it unread (_budget.py)."""
         if self._validate is None:
             return Check(True)
+        budget = current_budget()
+        if budget is not None and budget.exhausted:
+            return Check(False, "time-budget", None, _OUT_OF_TIME.format(budget.seconds))
         try:
-            verdict = await call(self._validate, action, payload)
+            with charged():
+                verdict = await call(self._validate, action, payload)
         except Exception as exc:
             return Check(False, "validation-error", None,
                          f"The domain could not check this payload: {_describe(exc)}")
@@ -239,11 +183,13 @@ class DomainPort:
                      errors=_attr(verdict, "errors"))
 
     async def preview(self, action: str, payload: Any) -> str:
-        """The domain's preview; the action name when it raises or returns nothing."""
-        if self._preview is None:
+        """The domain's preview; the action name when it raises or returns nothing, or when
+        the reply's budget is spent."""
+        if self._preview is None or _spent():
             return action
         try:
-            text = await call(self._preview, action, payload)
+            with charged():
+                text = await call(self._preview, action, payload)
         except Exception:
             return action
         return str(text) if text else action
@@ -253,10 +199,11 @@ class DomainPort:
 
         An async preview cannot be waited for there: the action name stands in.
         """
-        if self._preview is None:
+        if self._preview is None or _spent():
             return action
         try:
-            text = self._preview(action, payload)
+            with charged():
+                text = self._preview(action, payload)
         except Exception:
             return action
         if inspect.iscoroutine(text):
@@ -266,8 +213,10 @@ class DomainPort:
             return action
         return str(text) if text else action
 
-    async def run(self, action: str, payload: Any) -> Any:
-        return await call(self._run, action, payload)
+    def start_run(self, action: str, payload: Any) -> asyncio.Future[Any]:
+        """The run started: a blocking ``run`` on a worker thread (so it can be bounded in
+        time and the kernel stays free), an async one as a task (_work.py)."""
+        return start(self._run, action, payload)
 
     async def declare(self, key: str, value: Any) -> None:
         """Tell the domain a fact the agent declared, when it has a ``declare`` hook."""
@@ -319,6 +268,15 @@ class HumanPort:
         if isinstance(answer, int | float) and not isinstance(answer, bool):
             return str(answer)
         raise TypeError(f"human.answer() must return text, '' or None, not {answer!r}")
+
+
+_OUT_OF_TIME = ("Not checked: this reply already used the {:g} s of checking the kernel gives "
+                "one reply. Propose fewer or smaller payloads at once.")
+
+
+def _spent() -> bool:
+    budget = current_budget()
+    return budget is not None and budget.exhausted
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -20,6 +20,10 @@
 the element resolved (a ``Resolution``), which decides the yields that fire (_yields.py). A
 damaged envelope's elements are handled like any others.
 
+A reply longer than the parser reads (``MAX_REPLY_CHARS``) is not handled: its 'reply' event
+keeps only its beginning (``truncated``, ``chars``) and an 'inform' (act ``unread``) says so,
+so neither the transcript nor a surface ever holds it whole.
+
 If handling stops part-way (a human or callback raised, the task was cancelled), every
 proposal of the reply not yet reached is still settled — a suggestion ``superseded`` (or
 ``invalid`` for an unknown action), an execute block ``superseded`` — and the answers given so
@@ -31,8 +35,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
-from ..dial import Declare, Element, Envelope, Suggest, extract_prose, parse
+from ..dial import MAX_REPLY_CHARS, Declare, Element, Envelope, Suggest, extract_prose, parse
 from ._ask import on_ask, person_words
+from ._budget import REPLY_SECONDS, Budget, spending
 from ._context import on_declare
 from ._delegate import on_delegate
 from ._execute import on_execute, settle_block
@@ -190,10 +195,26 @@ def _settle_unreached(reply: Reply, item: Item) -> None:
         settle_block(reply, element, "superseded", quiet=True)  # type: ignore[arg-type]
 
 
+#: Characters of an unreadable (over-long) reply kept in its 'reply' event.
+KEPT_OF_TOO_LONG = 2_000
+
+
+def _too_long(events: Any, turn: int, text: str) -> None:
+    """A reply over the parser's limit: its beginning is kept, it is said that it went unread."""
+    events.emit({"type": "reply", "turn": turn, "text": text[:KEPT_OF_TOO_LONG],
+                 "truncated": True, "chars": len(text)})
+    events.emit({"type": "inform", "act": "unread",
+                 "text": f"The agent's reply was not read: it is {len(text):,} characters long, "
+                         f"over the limit of {MAX_REPLY_CHARS:,}."})
+
+
 async def handle(reply: Reply, turn: int, text: str) -> None:
     """Emit and settle everything in the reply ``text``; the person's words become owed."""
     events = reply.state.events
     reply.turn = turn
+    if len(text) > MAX_REPLY_CHARS:
+        _too_long(events, turn, text)
+        return
     envelope = parse(text)
     groups = [items_of(env) for env in envelope.all()] if envelope is not None else []
     unreached = {id(item): item for items in groups for item in items}
@@ -207,8 +228,9 @@ async def handle(reply: Reply, turn: int, text: str) -> None:
         prose = extract_prose(text).strip()
         if prose:
             events.emit({"type": "inform", "text": prose})
-        for items in groups:
-            await run_envelope(reply, items, unreached, _activate, _skip)
+        with spending(Budget(REPLY_SECONDS)):  # the domain work this reply may cause
+            for items in groups:
+                await run_envelope(reply, items, unreached, _activate, _skip)
     except BaseException:
         for item in list(unreached.values()):
             _settle_unreached(reply, item)

@@ -8,8 +8,8 @@
       │              person answers one thing at a time (the schema's "in parallel" elements
       │              are taken in order of appearance)
       │           ─▶ the yields that fit how it resolved fire (_yields.py); events fired by a
-      │              confirm ask answered yes are remembered as *confirmed* (an execute gated
-      │              by one runs without asking again, _execute.py)
+      │              confirm ask answered yes are remembered as *confirmed* (an execute card
+      │              they offer says so; it is still the person's to accept, _execute.py)
       │           ─▶ back to next
       └─▶ nothing ready: every element still waiting is skipped — reported once, with why
           (``skip``: an 'inform' event with act 'skipped'; a suggest or execute also ends in

@@ -55,6 +55,8 @@ class State:
     context: dict[str, Any] = field(default_factory=dict)
     #: The latest heartbeat / presence signal of the agent: signal → {'interval', 'turn'}.
     presence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Seconds one domain run may take (None: no limit).
+    run_timeout: float | None = None
     #: How many execute-block ids (ex-N) and delegation ids (dg-N) the runtime assigned.
     executed: int = 0
     delegated: int = 0
@@ -100,8 +102,8 @@ class Reply:
     answers: list[tuple[Ask, str]] = field(default_factory=list)
     #: What the person wrote instead of deciding; once set, the rest of the reply is superseded.
     said: str | None = None
-    #: Events fired by a confirm ask the person answered yes in this reply (an execute gated
-    #: by them runs without asking again).
+    #: Events fired by a confirm ask the person answered yes in this reply (an execute card
+    #: offered because of them says so; the person still decides on the card).
     confirmed: set[str] = field(default_factory=set)
 
     @property

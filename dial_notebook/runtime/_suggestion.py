@@ -11,7 +11,9 @@
                          the third refusal ───────────────▶ invalid
             dismiss ──────────────────────────────────────▶ dismissed
             say     ─▶ this and the reply's remaining ────▶ superseded; the words go next
-       interrupted (human raised, task cancelled) ────────▶ superseded | failed (run cut short)
+       a run past run_timeout ────────────────────────────▶ failed (code 'timeout')
+       interrupted (human raised, task cancelled) ────────▶ superseded, or — while it runs —
+                                                            the run's real end (_work.py)
 
 Stronger than a naive port of the reference: an accept of a payload that was never validated
 (the one shown back after a refused edit) is validated first and counts as an edit; a
@@ -28,9 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..dial import Declare, Payload, Suggest
-from ._outcomes import failure, interrupted, jsonable
+from ._budget import EDIT_SECONDS, Budget, spending
+from ._outcomes import failure, interrupted, returned, timed_out
 from ._ports import ActionSpec
 from ._state import Reply
+from ._work import TimedOut, on_end, until_done
 
 #: Refused edits after which a suggestion ends invalid.
 MAX_EDIT_ATTEMPTS = 3
@@ -172,7 +176,8 @@ async def person_decides(
         if kind == "accept" and shown is proposal:
             return Decided("run", as_proposed=True)
         edited = shown.payload if kind == "accept" else value
-        verdict = await check(edited)
+        with spending(Budget(EDIT_SECONDS)):  # the person's edit: not the reply's to spend
+            verdict = await check(edited)
         if verdict.issue is None:
             return Decided("run", payload=verdict.run, edited=verdict.changed)
         refused += 1
@@ -280,13 +285,29 @@ class _Life:
 
     async def _run(self, payload: Any, *, status: str = "done", edited: bool = False) -> None:
         extra = {"edited": True} if edited else {}
+        running = self.state.domain.start_run(self.action, payload)
         try:
-            result = await self.state.domain.run(self.action, payload)
+            result = await until_done(running, self.state.run_timeout)
+        except TimedOut as exc:
+            self.settle("failed", **timed_out(exc), **extra)
+            return
         except Exception as exc:
             self.settle("failed", **failure(exc), **extra)
             return
         except BaseException:
-            self.reply.settle(self.sid, self.action, "failed", self.preview or "",
-                              quiet=True, **interrupted(), **extra)
+            # interrupted (a kernel interrupt): report how the run really ends — a run on a
+            # worker thread goes on, and its result is real
+            on_end(running, lambda ok, value: self.settle_ended(ok, value, status, extra))
             raise
-        self.settle(status, result=jsonable(result), **extra)
+        self.settle(status, **returned(result), **extra)
+
+    def settle_ended(self, ok: bool, value: Any, status: str, extra: dict[str, Any]) -> None:
+        """The outcome of a run that ended after its say was interrupted (said quietly)."""
+        if ok:
+            fields = {"status": status, **returned(value)}
+        elif value is None:
+            fields = {"status": "failed", **interrupted()}
+        else:
+            fields = {"status": "failed", **failure(value)}
+        self.reply.settle(self.sid, self.action, fields.pop("status"), self.preview or "",
+                          quiet=True, **fields, **extra)

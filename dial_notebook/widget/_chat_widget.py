@@ -238,10 +238,11 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         token = f"a{next(self._tokens)}"
         future = self._bridge.open(token)
         index = self._latest_index("ask")
+        response_type = shown.get("response_type") or "text"
         self.pending = json_safe({
-            "kind": "answer", "token": token, "index": index,
-            "response_type": shown.get("response_type") or "text",
-            "options": options_of(shown),
+            "kind": "answer", "token": token, "index": index, "response_type": response_type,
+            # a confirm is drawn as fixed Yes / No: no agent label can pose as either
+            "options": [] if response_type == "confirm" else options_of(shown),
         })
         try:
             answer = await future
@@ -328,6 +329,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             value = f"{name} ({len(data)} bytes)"
         else:
             value = str(content.get("value") or "").strip()
+            if self.pending.get("response_type") == "confirm" and value not in ("yes", "no"):
+                return  # the confirm's buttons send yes or no, nothing else
         if not value:
             return  # an empty answer leaves the question standing
         self._append_person(value, answer_to=self.pending.get("index"))

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from referencing import Registry
 
 from dial_notebook.domains import SchemaDomain, _validation
-from dial_notebook.domains._keywords import FALLBACK_FORMATS, format_checker
+from dial_notebook.domains._formats import FALLBACK_FORMATS, format_checker
 from dial_notebook.domains._validation import PayloadValidator
 
 SCHEMA_TEXT = b'{"type": "string"}'
@@ -109,7 +109,7 @@ def test_a_file_ref_is_refused_and_the_file_never_read(tmp_path):
 
 @pytest.fixture
 def small_budget(monkeypatch):
-    monkeypatch.setattr(_validation, "PATTERN_BUDGET", 0.2)
+    monkeypatch.setattr(_validation, "VALIDATION_BUDGET", 0.2)
 
 
 EVIL = "^(a|aa)+$"  # exponential backtracking: days of work on ATTACK without a budget
@@ -155,9 +155,11 @@ def test_catastrophic_patterns_on_field_names_do_not_hang(small_budget, schema):
     verdict = domain.validate("a", {ATTACK: "x"})
     assert time.monotonic() - started < 5
     assert verdict["field"] == f"['{ATTACK}']"
-    assert verdict["hint"] == (
-        f"field name '{ATTACK[:39]}…' could not be checked against its pattern in time"
-    )
+    hint = f"field name '{ATTACK[:39]}…' could not be checked against its pattern in time"
+    if "additionalProperties" in schema:  # a keyword after the timed-out pattern: not reached
+        hint += "; the rest of the payload was not checked: its checks took more than 0.2 s " \
+                "(send less at once)"
+    assert verdict["hint"] == hint
 
 
 def test_ordinary_patterns_still_match_after_a_budget_ran_out(small_budget):

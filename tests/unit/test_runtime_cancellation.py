@@ -39,12 +39,14 @@ class Surface:
         return self._wait()
 
 
-async def until(condition):
-    for _ in range(1000):
-        if condition():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("condition never held")
+async def until(condition, seconds: float = 5.0) -> None:
+    """Wait until ``condition()`` holds (domain runs end on worker threads: real time passes)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError("the condition never held")
+        await asyncio.sleep(0.001)
 
 
 async def cancelled(task: asyncio.Task) -> None:

@@ -69,14 +69,15 @@ def outcomes_of(events):
 
 # ---- the schema's full example: execution with a confirmation gate -----------------------------
 
-async def test_the_confirm_gated_example_runs_the_execute_only_on_yes_without_asking_again():
+async def test_the_confirm_gated_example_offers_the_execute_on_yes_and_runs_it_once_accepted():
     shell = Recorder()
-    human = scripted_human([{"answer": "yes"}])
+    human = scripted_human([{"answer": "yes"}, "accept"])
     conversation, agent, events = conversation_for(
         [CONFIRM_GATED_EXAMPLE, dial("<dial-inform>All gone.</dial-inform>")], human,
         executors={"shell": shell})
     result = await conversation.say("clear the 2024 archive")
-    assert [type(s).__name__ for s in human.seen] == ["Ask"]  # no second question
+    # the yes offers the card; the card, showing the commands, is what approves them
+    assert [type(s).__name__ for s in human.seen] == ["Ask", "Suggestion"]
     assert shell.ran == ["ls /home/user/archive/2024 | wc -l", "rm -rf /home/user/archive/2024/*"]
     assert [(o["id"], o["action"], o["status"]) for o in result.outcomes] == [
         ("count-files", "execute:shell", "done"), ("delete-files", "execute:shell", "done")]
@@ -131,11 +132,11 @@ async def test_an_ungated_block_is_shown_to_the_person_as_an_execute_proposal_be
     assert shell.ran == ["ls"]
 
 
-async def test_a_python_only_block_is_not_marked_destructive():
+async def test_a_python_only_block_is_marked_destructive_like_shell():
     human = policy_human("dismiss")
     conversation, *_ = conversation_for([dial(block(step("1 + 1", env="python")))], human)
     await conversation.say("x")
-    assert human.seen[0].destructive is False
+    assert human.seen[0].destructive is True
 
 
 async def test_a_dismissed_block_runs_nothing_and_ends_dismissed():

@@ -157,8 +157,7 @@ async def test_a_hand_off_runs_at_once_asks_nobody_and_waits_for_the_persons_nex
     assert len(agent.sent) == 1
     assert "suggestion" in types(events)
     await conversation.say("thanks")
-    assert outcomes_in(agent.sent[1]) == [
-        {"action": "open-poll", "status": "handed-off", "result": None}]
+    assert outcomes_in(agent.sent[1]) == [{"action": "open-poll", "status": "handed-off"}]
 
 
 async def test_a_dismissal_alone_runs_nothing_and_starts_no_turn():
@@ -315,14 +314,13 @@ async def test_a_preview_that_raises_or_returns_nothing_falls_back_to_the_action
     assert [o["preview"] for o in result.outcomes] == ["add-note", "list-notes"]
 
 
-async def test_a_run_that_returns_none_reports_result_null():
+async def test_a_run_that_returns_none_reports_no_result_as_the_reference_omits_undefined():
     domain = NotesDomain()
     domain.run = lambda action, payload: None
     conversation, agent, *_ = conversation_for(
         [dial(suggest("list-notes", {})), dial(inform("ok"))], policy_human(), domain=domain)
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1]) == [
-        {"action": "list-notes", "status": "done", "result": None}]
+    assert outcomes_in(agent.sent[1]) == [{"action": "list-notes", "status": "done"}]
 
 
 async def test_a_result_json_cannot_write_is_reported_as_the_agent_reads_it():

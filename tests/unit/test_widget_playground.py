@@ -30,12 +30,14 @@ def click(chat: ChatWidget, **content: Any) -> None:
     chat._handle_custom_msg(content, [])
 
 
-async def until(condition, steps: int = 200) -> None:
-    for _ in range(steps):
-        if condition():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("the condition never held")
+async def until(condition, seconds: float = 5.0) -> None:
+    """Wait until ``condition()`` holds (domain runs end on worker threads: real time passes)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError("the condition never held")
+        await asyncio.sleep(0.001)
 
 
 def received(playground: Playground) -> str:
@@ -250,8 +252,9 @@ async def test_every_example_sent_as_the_agent_runs_to_rest_without_an_error(key
         pending = playground.chat.pending
         if pending.get("kind") == "decide":
             click(playground.chat, type="decide", token=pending["token"], decision="accept")
-        elif pending.get("kind") == "answer":
-            click(playground.chat, type="answer", token=pending["token"], value="3")
+        elif pending.get("kind") == "answer":  # a confirm's buttons send yes or no
+            value = "yes" if pending.get("response_type") == "confirm" else "3"
+            click(playground.chat, type="answer", token=pending["token"], value=value)
         await asyncio.sleep(0)
     assert (await task).status == "idle"
     kinds = [event["type"] for event in playground.chat.transcript]
