@@ -25,7 +25,8 @@ from ._budget import REPLY_SECONDS, time_left
 from ._conversation import Conversation, ConversationBusyError, SayResult
 from ._delegate import Delegation
 from ._events import EVENT_TYPES
-from ._executors import StepError, http_executor, python_executor, shell_executor
+from ._executors import StepError, python_executor, shell_executor
+from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
 from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion

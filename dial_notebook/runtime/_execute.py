@@ -52,6 +52,7 @@ from ._outcomes import failure, interrupted, returned
 from ._ports import call
 from ._state import Reply
 from ._suggestion import EditCheck, Suggestion, person_decides
+from ._work import in_thread, on_end
 from ._yields import Resolution
 
 #: The action name of an execute block as the person and the agent see it.
@@ -252,6 +253,8 @@ class _Steps:
         self.gate = Gate([observed(s.observe) for s in steps], [s.yields for s in steps],
                          names, "the block")
         self.all_done = True
+        #: step index → the worker thread's future of a step run by an ``in_thread`` executor
+        self.threads: dict[int, asyncio.Future[Any]] = {}
 
     def settle(self, index: int, status: str, *, quiet: bool = False, **fields: Any) -> None:
         step = self.steps[index]
@@ -267,7 +270,7 @@ class _Steps:
         try:
             while True:
                 for index in self.gate.take_ready():
-                    task = asyncio.ensure_future(self._one(self.steps[index]))
+                    task = asyncio.ensure_future(self._one(index, self.steps[index]))
                     running[task] = index
                 if not running:
                     break
@@ -278,9 +281,8 @@ class _Steps:
                     self._finish(index, task)
         except BaseException:
             for task, index in running.items():
-                task.cancel()
                 settled.add(index)
-                self.settle(index, "failed", quiet=True, **interrupted())
+                self._interrupted(index, task)
             for index in range(len(self.steps)):
                 if index not in settled:
                     self.settle(index, "skipped", quiet=True,
@@ -290,11 +292,37 @@ class _Steps:
             self.settle(index, "skipped", hint=f"It did not run: {self.gate.why_not(index)}.")
         return self.all_done
 
-    async def _one(self, step: Step) -> Any:
+    async def _one(self, index: int, step: Step) -> Any:
         executor = self.reply.state.executors.get(step.env)
         if executor is None:
             raise self.reply.state.executors.missing(step.env)
+        if getattr(executor, "in_thread", False):  # blocking (http): on a worker thread
+            self.threads[index] = in_thread(executor, step)
+            return await asyncio.shield(self.threads[index])
         return await call(executor, step)
+
+    def _interrupted(self, index: int, task: asyncio.Task[Any]) -> None:
+        """A started step when the block is interrupted: its real end, whenever that is — at
+        once when it had finished, when its worker thread ends, else (a coroutine, cancelled
+        now) failed as interrupted."""
+        if task.done() and not task.cancelled():
+            error = task.exception()
+            self._ended(index, error is None, task.result() if error is None else error)
+            return
+        task.cancel()
+        thread = self.threads.get(index)
+        if thread is None:
+            self._ended(index, False, None)
+        else:
+            on_end(thread, lambda ok, value: self._ended(index, ok, value))
+
+    def _ended(self, index: int, ok: bool, value: Any) -> None:
+        if ok:
+            self.settle(index, "done", quiet=True, **returned(value))
+        elif value is None:
+            self.settle(index, "failed", quiet=True, **interrupted())
+        else:
+            self.settle(index, "failed", quiet=True, **failure(value))
 
     def _finish(self, index: int, task: asyncio.Task[Any]) -> None:
         step = self.steps[index]

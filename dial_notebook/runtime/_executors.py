@@ -13,15 +13,15 @@ An executor is ``fn(step)``, sync or async: ``step`` is the ``dial.Step`` to run
               ``bash -c COMMAND`` in a subprocess with a timeout; result
               ``{'exit_status': 0, 'stdout', 'stderr'}``; a non-zero exit status fails
     http      off                              ``executors={'http': http_executor(timeout=10)}``
-              the command is a JSON request ``{"method", "url", "headers", "body"}`` or the
-              line ``METHOD URL`` (then an optional body); http(s) only; result
-              ``{'status', 'body'}``; a status ≥ 400 fails
+              one request per step (_http.py): a JSON request or ``METHOD URL``; the whole
+              request within its timeout, redirects only within the origin, optionally only
+              to ``allow_hosts``; result ``{'status', 'body'}``; a status ≥ 400 fails
     other     off: the step fails, saying no executor is registered for that env
 
 ``Executors`` merges the ones a conversation is given over the defaults; ``{'python': None}``
 turns python off. Sync executors run on the event loop's thread, one at a time (the notebook's
-namespace is not thread-safe; a cell runs the same way); async ones — shell, http — run
-concurrently. Output beyond ``MAX_OUTPUT`` characters is cut, saying so.
+namespace is not thread-safe; a cell runs the same way); async ones (shell) run concurrently;
+a blocking one that says ``in_thread = True`` (http) runs on a worker thread. Output beyond ``MAX_OUTPUT`` characters is cut, saying so.
 
     >>> run = python_executor({})
     >>> from dial_notebook.dial import Step
@@ -35,13 +35,10 @@ import ast
 import asyncio
 import contextlib
 import io
-import json
 import os
 import shutil
 import signal
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,7 +59,8 @@ class StepError(Exception):
         self.hint = hint
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
+    """``text`` cut at ``MAX_OUTPUT`` characters, saying how many more there were."""
     if len(text) <= MAX_OUTPUT:
         return text
     return text[:MAX_OUTPUT] + f"\n… ({len(text) - MAX_OUTPUT} more characters cut)"
@@ -115,13 +113,13 @@ class PythonExecutor:
             where = f" (line {line})" if line else ""
             output = out.getvalue()
             raise StepError(f"{type(exc).__name__}: {exc}{where}", code="python-error",
-                            hint=f"It printed: {_cut(output)}" if output else None) from None
+                            hint=f"It printed: {cut(output)}" if output else None) from None
         result: dict[str, Any] = {}
         if value is not None:
-            result["value"] = _cut(repr(value))
+            result["value"] = cut(repr(value))
         for key, stream in (("stdout", out), ("stderr", err)):
             if stream.getvalue():
-                result[key] = _cut(stream.getvalue())
+                result[key] = cut(stream.getvalue())
         return result
 
     def __repr__(self) -> str:
@@ -178,8 +176,8 @@ class ShellExecutor:
         except BaseException:
             await _kill(process)
             raise
-        stdout = _cut(out.decode("utf-8", "replace"))
-        stderr = _cut(err.decode("utf-8", "replace"))
+        stdout = cut(out.decode("utf-8", "replace"))
+        stderr = cut(err.decode("utf-8", "replace"))
         if process.returncode != 0:
             last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
             raise StepError(f"Exit status {process.returncode}" + (f": {last}" if last else ""),
@@ -212,88 +210,6 @@ def shell_executor(*, timeout: float = 30.0, cwd: str | None = None,
                                     executors={"shell": shell_executor(timeout=30)})
     """
     return ShellExecutor(timeout, cwd, env)
-
-
-class HttpExecutor:
-    """Runs http steps: one request per step, http(s) only, with a timeout."""
-
-    def __init__(self, timeout: float = 10.0) -> None:
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise ValueError(f"http_executor: timeout must be a positive number of seconds, "
-                             f"not {timeout!r}")
-        self.timeout = float(timeout)
-
-    async def __call__(self, step: Step) -> dict[str, Any]:
-        request = http_request(step.command)
-        return await asyncio.to_thread(self._send, request)
-
-    def _send(self, request: urllib.request.Request) -> dict[str, Any]:
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                body = response.read(MAX_OUTPUT + 1).decode("utf-8", "replace")
-                return {"status": response.status, "body": _cut(body)}
-        except urllib.error.HTTPError as exc:
-            body = exc.read(2000).decode("utf-8", "replace")
-            raise StepError(f"HTTP {exc.code} {exc.reason}", code="http-status",
-                            hint=body or None) from None
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise StepError(f"The request failed: {reason}", code="http-error") from None
-
-    def __repr__(self) -> str:
-        return f"http_executor(timeout={self.timeout:g})"
-
-
-def http_request(command: str) -> urllib.request.Request:
-    """The request an http step describes (JSON ``{method, url, headers, body}``, or
-    ``METHOD URL`` then an optional body); raises ``StepError`` when it describes none.
-
-        >>> http_request("GET https://example.org/a").full_url
-        'https://example.org/a'
-    """
-    text = command.strip()
-    headers: dict[str, str] = {}
-    body: bytes | None = None
-    if text.startswith("{"):
-        try:
-            spec = json.loads(text)
-        except ValueError as exc:
-            raise StepError(f"The http step is not valid JSON: {exc}", code="http-spec") from None
-        if not isinstance(spec, dict):
-            raise StepError("The http step must be a JSON object", code="http-spec")
-        method = str(spec.get("method") or "GET").upper()
-        url = str(spec.get("url") or "")
-        headers = {str(k): str(v) for k, v in dict(spec.get("headers") or {}).items()}
-        raw = spec.get("body")
-        if raw is not None:
-            body = (raw if isinstance(raw, str) else json.dumps(raw)).encode()
-            if not isinstance(raw, str):
-                headers.setdefault("Content-Type", "application/json")
-    else:
-        first, _, rest = text.partition("\n")
-        parts = first.split()
-        if len(parts) == 1:
-            method, url = "GET", parts[0]
-        elif len(parts) == 2:
-            method, url = parts[0].upper(), parts[1]
-        else:
-            raise StepError("An http step is 'METHOD URL' (then an optional body) or a JSON "
-                            "request", code="http-spec")
-        if rest.strip():
-            body = rest.strip().encode()
-    if not url.lower().startswith(("http://", "https://")):
-        raise StepError(f"Only http and https URLs can be requested, not {url!r}",
-                        code="http-spec")
-    return urllib.request.Request(url, data=body, headers=headers, method=method)
-
-
-def http_executor(*, timeout: float = 10.0) -> HttpExecutor:
-    """The http executor (off unless given): one request per step, stopped after ``timeout``.
-
-        conversation = Conversation(..., full_dial=True,
-                                    executors={"http": http_executor(timeout=10)})
-    """
-    return HttpExecutor(timeout)
 
 
 _ENABLE = {

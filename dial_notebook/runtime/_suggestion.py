@@ -194,7 +194,9 @@ async def on_suggest(reply: Reply, suggest: Suggest, declare: Declare | None) ->
     try:
         await life.run()
     except BaseException:
-        if len(reply.outcomes) == settled:
+        # never reached the person, or cut short while deciding: superseded; a run that had
+        # started reports its own end (_Life._run)
+        if len(reply.outcomes) == settled and not life.started:
             reply.settle(sid, life.action, "superseded", life.preview or "", quiet=True)
         raise
 
@@ -227,6 +229,8 @@ class _Life:
         self.action = suggest.action or ""
         #: The preview once computed (an interrupted suggestion is superseded with it).
         self.preview: str | None = None
+        #: The run has started: from then on it reports its own outcome, however it ends.
+        self.started = False
 
     def settle(self, status: str, **fields: Any) -> None:
         self.reply.settle(self.sid, self.action, status, self.preview or "", **fields)
@@ -286,6 +290,7 @@ class _Life:
     async def _run(self, payload: Any, *, status: str = "done", edited: bool = False) -> None:
         extra = {"edited": True} if edited else {}
         running = self.state.domain.start_run(self.action, payload)
+        self.started = True
         try:
             result = await until_done(running, self.state.run_timeout)
         except TimedOut as exc:

@@ -422,19 +422,20 @@ def local_server():
     server.server_close()
 
 
-async def test_the_http_executor_sends_the_described_request(local_server):
-    run = http_executor(timeout=5)
-    assert await run(Step(command=f"GET {local_server}/hi", env="http")) == {
+def test_the_http_executor_sends_the_described_request(local_server):
+    run = http_executor(timeout=5)  # blocking: the runtime runs it on a worker thread
+    assert run.in_thread is True
+    assert run(Step(command=f"GET {local_server}/hi", env="http")) == {
         "status": 200, "body": "hello"}
     spec = json.dumps({"method": "POST", "url": f"{local_server}/echo", "body": "abc"})
-    assert (await run(Step(command=spec, env="http")))["body"] == "ABC"
+    assert run(Step(command=spec, env="http"))["body"] == "ABC"
 
 
-async def test_the_http_executor_fails_on_an_error_status_and_refuses_other_schemes(local_server):
+def test_the_http_executor_fails_on_an_error_status_and_refuses_other_schemes(local_server):
     with pytest.raises(StepError, match="HTTP 404"):
-        await http_executor()(Step(command=f"GET {local_server}/missing", env="http"))
+        http_executor()(Step(command=f"GET {local_server}/missing", env="http"))
     with pytest.raises(StepError, match="Only http and https"):
-        await http_executor()(Step(command="GET file:///etc/passwd", env="http"))
+        http_executor()(Step(command="GET file:///etc/passwd", env="http"))
 
 
 # ---- properties ---------------------------------------------------------------------------------
