@@ -67,6 +67,12 @@ def time_budget(seconds: float) -> Iterator[None]:
         _budget.reset(token)
 
 
+def budget_end() -> float | None:
+    """The deadline (``time.monotonic()``) of the validation in progress, or None."""
+    budget = _budget.get()
+    return None if budget is None else budget.end
+
+
 def bounded(keyword: Any) -> Any:
     """``keyword`` (a jsonschema keyword function), refusing to start once the budget ran out."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import jsonschema
 import jsonschema.validators
 import referencing.exceptions
@@ -37,6 +38,7 @@ from ._errors import refusal
 from ._formats import format_checker
 from ._hints import describe
 from ._keywords import SAFE_KEYWORDS, OutOfTime, bounded, time_budget
+from ._unevaluated import unevaluated_properties
 
 #: How deep a payload may nest (objects and lists) before it is refused unread.
 MAX_DEPTH = 64
@@ -71,10 +73,29 @@ def validator_class(schema: Any) -> Any:
                 f"$schema {schema['$schema']!r} is not a JSON Schema draft this package knows "
                 "(drafts 3, 4, 6, 7, 2019-09, 2020-12); metaschemas are never fetched"
             )
+    return _safe(base)
+
+
+def _safe(base: Any) -> Any:
+    """``base`` with the safe keywords, every keyword within the time budget, and an
+    ``evolve`` that stays safe: jsonschema's own switches to its plain class for a subschema
+    with a ``$schema`` (a ``$ref`` to the root, a ``$defs`` entry), which would leave the
+    time budget and the safe keywords behind."""
     if base not in _EXTENDED:
-        keywords = {name: bounded(SAFE_KEYWORDS.get(name, fn))
-                    for name, fn in base.VALIDATORS.items()}
-        _EXTENDED[base] = jsonschema.validators.extend(base, keywords)
+        safe = {**SAFE_KEYWORDS, "unevaluatedProperties": unevaluated_properties}
+        keywords = {name: bounded(safe.get(name, fn)) for name, fn in base.VALIDATORS.items()}
+        extended = jsonschema.validators.extend(base, keywords)
+        fields = [(f.name, f.alias) for f in attrs.fields(extended) if f.init]
+
+        def evolve(self: Any, **changes: Any) -> Any:
+            schema = changes.setdefault("schema", self.schema)
+            plain = jsonschema.validators.validator_for(schema, default=base)
+            for name, alias in fields:
+                changes.setdefault(alias, getattr(self, name))
+            return _safe(plain)(**changes)
+
+        extended.evolve = evolve
+        _EXTENDED[base] = extended
     return _EXTENDED[base]
 
 

@@ -162,6 +162,44 @@ def test_catastrophic_patterns_on_field_names_do_not_hang(small_budget, schema):
     assert verdict["hint"] == hint
 
 
+@pytest.mark.timeout(30)
+def test_unevaluated_properties_with_a_catastrophic_pattern_gives_up_in_time(small_budget):
+    """jsonschema matches patternProperties with Python's re while it looks for unevaluated
+    keys: no timeout there. The domain's own walk matches within the budget."""
+    domain = SchemaDomain("d")
+    domain.add_action("a", schema={"patternProperties": {EVIL: {}},
+                                   "unevaluatedProperties": False})
+    verdict = domain.validate("a", {ATTACK: 1})
+    assert verdict["ok"] is False
+    assert "could not be checked against its pattern in time" in verdict["hint"]
+    assert domain.validate("a", {"aaaa": 1}) == {"ok": True}
+
+
+@pytest.mark.timeout(30)
+def test_unevaluated_properties_over_many_keys_is_not_quadratic():
+    domain = SchemaDomain("d")
+    domain.add_action("a", schema={"patternProperties": {"^k": {}},
+                                   "unevaluatedProperties": False})
+    assert domain.validate("a", {f"k{n}": n for n in range(100_000)}) == {"ok": True}
+
+
+@pytest.mark.timeout(30)
+def test_a_subschema_with_its_own_schema_keyword_keeps_the_budget(small_budget):
+    """jsonschema switches to its plain validator for a subschema that names a $schema; the
+    domain's stays in force there (a catastrophic pattern would otherwise run unbounded)."""
+    draft = "https://json-schema.org/draft/2020-12/schema"
+    domain = SchemaDomain("d")
+    domain.add_action("a", schema={
+        "$defs": {"code": {"$schema": draft, "type": "string", "pattern": EVIL}},
+        "properties": {"code": {"$ref": "#/$defs/code"}}})
+    assert domain.validate("a", {"code": ATTACK})["hint"] == (
+        "code could not be checked against its pattern in time")
+    domain.add_action("b", schema={"$schema": draft, "properties": {"next": {"$ref": "#"}},
+                                   "additionalProperties": False})
+    assert domain.validate("b", {"next": {"other": 1}})["hint"] == (
+        "unexpected field 'other' in next")
+
+
 def test_ordinary_patterns_still_match_after_a_budget_ran_out(small_budget):
     domain = SchemaDomain("d")
     domain.add_action("a", schema={"properties": {"code": {"type": "string", "pattern": EVIL}}})
