@@ -1122,7 +1122,7 @@ function render({ model, el }) {
           button("Dismiss", "dismiss", () => decide(item, "dismiss"), { aria: `Dismiss: ${preview}` })));
       }
     } else if (item.outcome) {
-      card.append(outcomeLine(item.outcome));
+      card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited) }));
     }
     return card;
   }
@@ -1180,7 +1180,7 @@ function render({ model, el }) {
     return box;
   }
 
-  function outcomeLine(outcome) {
+  function outcomeLine(outcome, { editedShown = false } = {}) {
     const status = String(outcome.status);
     const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
     if (status === "done") {
@@ -1200,7 +1200,7 @@ function render({ model, el }) {
       line.append(h("strong", {}, STATUS_LABEL[status] || status));
       if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
     }
-    if (outcome.edited) line.append(h("span", { className: "dial-edited" }, " (edited)"));
+    if (outcome.edited && !editedShown) line.append(h("span", { className: "dial-edited" }, " (edited)"));
     return line;
   }
 

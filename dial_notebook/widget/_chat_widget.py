@@ -56,11 +56,13 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         domain: the actions the agent may propose (see ``SchemaDomain``).
         timeout: seconds to wait for a reply before ``no-reply``.
         max_turns: turns per ``say`` before ``turn-limit``.
+        run_timeout: seconds one domain run may take before it ends ``failed`` (code
+            ``timeout``); by default ``timeout``.
         title: a heading shown above the conversation.
         conversation_factory: builds the conversation; defaults to
             ``dial_notebook.runtime.Conversation`` and is called with ``agent, domain, human,
-            on_event, timeout, max_turns`` (and each of ``full_dial, executors, actors`` that
-            is given).
+            on_event, timeout, max_turns`` (and each of ``run_timeout, full_dial, executors,
+            actors`` that is given).
         full_dial: act on the rest of DIAL v0.1 — execute blocks (shown as cards with their
             commands; python steps run in this notebook's namespace), declares (the context
             panel), delegations, phatic signals, addressed-to. On unless ``False`` (the
@@ -97,6 +99,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         domain: Any,
         timeout: float = 90.0,
         max_turns: int = 8,
+        run_timeout: float | None = None,
         title: str = "",
         conversation_factory: Callable[..., Any] | None = None,
         full_dial: bool | None = None,
@@ -109,8 +112,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         # built-in Conversation (which runs full DIAL by default); a custom factory that
         # was asked for nothing gets nothing.
         full_options: dict[str, Any] = {
-            k: v for k, v in (("full_dial", full_dial), ("executors", executors),
-                              ("actors", actors)) if v is not None}
+            k: v for k, v in (("run_timeout", run_timeout), ("full_dial", full_dial),
+                              ("executors", executors), ("actors", actors)) if v is not None}
         if conversation_factory is None:
             from dial_notebook.runtime import Conversation as conversation_factory
         self.domain = domain

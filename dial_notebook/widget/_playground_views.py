@@ -16,7 +16,7 @@ import json
 from html import escape
 from typing import Any
 
-from ..dial import Element, Envelope, Payload, extract_prose, lint, parse_all
+from ..dial import Element, Envelope, Payload, extract_prose, lint, parse_all, reveal
 from ..dial._repair import repair
 from ..dial._scan import find_envelopes
 
@@ -153,7 +153,7 @@ def _children_html(element: Element) -> str:
                                      ("observe", step.observe),
                                      ("yield", " ".join(step.yields))) if v]
         parts.append(f'<li><span class="dpg-tag">step</span> {_attr_html(pairs)}'
-                     f"<pre>{escape(_clip(step.command))}</pre></li>")
+                     f"<pre>{escape(_clip(reveal(step.command)))}</pre></li>")
     context = getattr(element, "context", None)
     if context is not None:
         inner = _payload_html(context.payload) if context.payload else escape(context.text)

@@ -67,13 +67,15 @@ def lab(jupyter, browser_context) -> NotebookPage:
     notebook.page.close()
 
 
-def test_the_confirm_gated_delete_runs_its_steps_only_after_yes(lab):
+def test_the_confirm_gated_delete_is_offered_after_yes_and_runs_once_accepted(lab):
     lab.say("clear the archive")
     ask = lab.root.locator("[data-dial-ask]", has_text="permanently delete").last
     expect(ask).to_have_attribute("data-dial-status", "pending")
     expect(lab.card("delete-op")).to_have_count(0)  # nothing proposed before the answer
     ask.locator("[data-dial-option=yes]").click()
     card = lab.card("delete-op")
+    expect(card).to_have_attribute("data-dial-status", "pending")  # the yes offers the card
+    card.locator("[data-dial-action=accept]").click()  # the card, showing the commands, runs them
     expect(card).to_have_attribute("data-dial-status", "done")
     steps = card.locator("[data-dial-step]")
     expect(steps).to_have_count(2)
@@ -82,7 +84,7 @@ def test_the_confirm_gated_delete_runs_its_steps_only_after_yes(lab):
     expect(steps.nth(1).locator(".dial-command")).to_have_css("white-space", "pre-wrap")
     expect(steps.nth(1).locator(".dial-output-stdout")).to_have_text(
         "would run: rm -rf /home/user/archive/2024/*")
-    expect(card.locator("[data-dial-action=accept]")).to_have_count(0)  # confirmed once only
+    expect(card.locator("[data-dial-action=accept]")).to_have_count(0)  # decided once
     expect(lab.root.locator(".dial-inform", has_text="Done. Archive cleared.")).to_be_visible()
     expect(lab.root.locator("[data-dial-skipped=ack-cancel]")).to_be_visible()
     lab.shot("execute-confirmed", card)

@@ -54,7 +54,9 @@ def test_an_invalid_edit_shows_the_field_error_and_a_fix_is_done(lab):
     card.locator("[data-dial-path=text] .dial-input").fill("eggs, a dozen")
     card.locator("[data-dial-action=save-edit]").click()
     expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-outcome")).to_contain_text("edited")
+    # the headline is what ran, marked edited (once: the outcome line does not repeat it)
+    expect(card.locator(".dial-preview")).to_have_text("Add the note 'eggs, a dozen' (edited)")
+    expect(card.locator(".dial-outcome")).not_to_contain_text("(edited)")
 
 
 def test_invalid_json_in_the_raw_view_is_a_message_not_a_crash(lab):
