@@ -142,3 +142,13 @@ def outcome_ids_in(message: str) -> list[str]:
         return []
     return [el.context_key.removeprefix("outcome:") for el in envelope.elements
             if isinstance(el, Declare) and (el.context_key or "").startswith("outcome:")]
+
+
+async def until(condition: Any, seconds: float = 5.0) -> None:
+    """Wait until ``condition()`` holds (domain runs end on worker threads: real time passes)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError("the condition never held")
+        await asyncio.sleep(0.001)

@@ -18,15 +18,7 @@ from dial_notebook.dial import Step
 from dial_notebook.domains import SchemaDomain
 from dial_notebook.runtime import Conversation, http_executor, policy_human
 
-from .runtime_doubles import ScriptedAgent, dial, outcomes_in, suggest
-
-
-async def until(condition, seconds: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        assert loop.time() < end, "the condition never held"
-        await asyncio.sleep(0.005)
+from .runtime_doubles import ScriptedAgent, dial, outcomes_in, suggest, until
 
 
 async def cancelled(task: asyncio.Task) -> None:

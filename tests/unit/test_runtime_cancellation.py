@@ -17,6 +17,7 @@ from .runtime_doubles import (
     outcome_ids_in,
     outcomes_in,
     suggest,
+    until,
 )
 
 
@@ -37,16 +38,6 @@ class Surface:
 
     def answer(self, ask):
         return self._wait()
-
-
-async def until(condition, seconds: float = 5.0) -> None:
-    """Wait until ``condition()`` holds (domain runs end on worker threads: real time passes)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        if loop.time() > end:
-            raise AssertionError("the condition never held")
-        await asyncio.sleep(0.001)
 
 
 async def cancelled(task: asyncio.Task) -> None:

@@ -18,6 +18,8 @@ from dial_notebook.widget._playground_agent import FOLLOW_UP, LearnerAgent
 from dial_notebook.widget._playground_examples import EXAMPLES_BY_KEY
 from dial_notebook.widget._playground_views import lint_html, received_html
 
+from .runtime_doubles import until
+
 DOMAINS = {"notes": lambda: NotesDomain(["buy milk", "call Sam"]),
            "nothing": lambda: SchemaDomain("nothing")}
 
@@ -28,16 +30,6 @@ def make() -> Playground:
 
 def click(chat: ChatWidget, **content: Any) -> None:
     chat._handle_custom_msg(content, [])
-
-
-async def until(condition, seconds: float = 5.0) -> None:
-    """Wait until ``condition()`` holds (domain runs end on worker threads: real time passes)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        if loop.time() > end:
-            raise AssertionError("the condition never held")
-        await asyncio.sleep(0.001)
 
 
 def received(playground: Playground) -> str:
