@@ -48,7 +48,7 @@ from typing import Any
 
 from ..dial import Execute, Step, hidden_characters, reveal
 from ._gate import Gate, observed
-from ._outcomes import failure, interrupted, returned
+from ._outcomes import ended, failure, interrupted, returned
 from ._ports import call
 from ._state import Reply
 from ._suggestion import EditCheck, Suggestion, person_decides
@@ -317,12 +317,8 @@ class _Steps:
             on_end(thread, lambda ok, value: self._ended(index, ok, value))
 
     def _ended(self, index: int, ok: bool, value: Any) -> None:
-        if ok:
-            self.settle(index, "done", quiet=True, **returned(value))
-        elif value is None:
-            self.settle(index, "failed", quiet=True, **interrupted())
-        else:
-            self.settle(index, "failed", quiet=True, **failure(value))
+        fields = ended(ok, value)
+        self.settle(index, fields.pop("status"), quiet=True, **fields)
 
     def _finish(self, index: int, task: asyncio.Task[Any]) -> None:
         step = self.steps[index]

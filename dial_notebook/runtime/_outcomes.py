@@ -48,6 +48,20 @@ def interrupted() -> dict[str, Any]:
     return {"error": INTERRUPTED}
 
 
+def ended(ok: bool, value: Any, status: str = "done") -> dict[str, Any]:
+    """The ``status`` and fields of work that ended as ``_work.on_end`` reports it: ``ok`` with
+    its result, or not with its exception (None: it was cut short before it could end).
+
+        >>> ended(True, {"id": 3}), ended(False, None)["error"]
+        ({'status': 'done', 'result': {'id': 3}}, 'Interrupted before it finished.')
+    """
+    if ok:
+        return {"status": status, **returned(value)}
+    if value is None:
+        return {"status": "failed", **interrupted()}
+    return {"status": "failed", **failure(value)}
+
+
 def timed_out(exc: Any) -> dict[str, Any]:
     """The fields of the ``failed`` outcome of a run past its time limit (a ``TimedOut``)."""
     hint = ("It was stopped; part of it may have taken effect: check before trying again."

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..dial import Declare, Payload, Suggest
 from ._budget import EDIT_SECONDS, Budget, spending
-from ._outcomes import failure, interrupted, returned, timed_out
+from ._outcomes import ended, failure, returned, timed_out
 from ._ports import ActionSpec
 from ._state import Reply
 from ._work import TimedOut, on_end, until_done
@@ -308,11 +308,6 @@ class _Life:
 
     def settle_ended(self, ok: bool, value: Any, status: str, extra: dict[str, Any]) -> None:
         """The outcome of a run that ended after its say was interrupted (said quietly)."""
-        if ok:
-            fields = {"status": status, **returned(value)}
-        elif value is None:
-            fields = {"status": "failed", **interrupted()}
-        else:
-            fields = {"status": "failed", **failure(value)}
+        fields = ended(ok, value, status)
         self.reply.settle(self.sid, self.action, fields.pop("status"), self.preview or "",
                           quiet=True, **fields, **extra)

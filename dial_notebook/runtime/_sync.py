@@ -29,6 +29,8 @@ T = TypeVar("T")
 
 #: How often the waiting thread wakes to let an interrupt through.
 _POLL_SECONDS = 0.05
+#: Seconds an interrupted say_sync waits for a worker that was just starting.
+_START_GRACE = 1.0
 
 
 class BlockingSayError(RuntimeError):
@@ -95,14 +97,18 @@ class SyncRunner:
                 started.set()
                 finished.set()
 
-        threading.Thread(target=work, name="dial-say-sync", daemon=True).start()
+        worker = threading.Thread(target=work, name="dial-say-sync", daemon=True)
         # Short waits on an Event: an interrupt (SIGINT) is raised between them, and an Event,
-        # unlike Thread.join on Python 3.11, is still right after being interrupted.
+        # unlike Thread.join on Python 3.11, is still right after being interrupted. The
+        # worker starts inside the try, so an interrupt that lands just after it started still
+        # cancels its say (else the next say_sync would find the conversation busy).
         try:
+            worker.start()
             while not finished.wait(_POLL_SECONDS):
                 pass
         except BaseException:  # an interrupt while waiting: cancel the say, let it settle
-            started.wait()
+            if not started.wait(_START_GRACE):  # the worker never began: nothing to cancel
+                raise
             task = box.get("task")
             if task is not None and not task.done():
                 self._runner.get_loop().call_soon_threadsafe(task.cancel)
