@@ -13,6 +13,7 @@ from .agents import (
     AnthropicAgent,
     DemoAgent,
     OpenAIAgent,
+    SchemaDemoAgent,
     ScriptedAgent,
     system_prompt,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "Question",
     "Repair",
     "SayResult",
+    "SchemaDemoAgent",
     "SchemaDomain",
     "ScriptedAgent",
     "ScriptedProvider",

@@ -5,7 +5,9 @@
 //               thinking, running, schemas (JSON Schema per action), title
 //   messages out: {type: 'decide', token, decision: 'accept'|'dismiss'|'edit', payload?}
 //                 {type: 'answer', token, value | file (+ one buffer)}
-//                 {type: 'say', text}   {type: 'retry'}
+//                 {type: 'say', text}   {type: 'retry'}   {type: 'ping', id} (answered by
+//                 {type: 'pong', id}: after ipywidgets says the comm changed, no pong within
+//                 PING_MS means the kernel restarted — the widget then says so, disabled)
 //   ask_user's panel (see the 'questions panel' section): traits questions ({token,
 //               questions}) and provider_note; message out {type: 'questions', token, answers}
 //
@@ -22,6 +24,7 @@ const TABLE_ROWS = 300;
 const CARD_ITEMS = 100;
 const SUMMARY_CHARS = 240;
 const MAX_UPLOAD = 50 * 1024 * 1024;
+const PING_MS = 5000;
 
 const STATUS_LABEL = {
   pending: "Waiting for you",
@@ -144,6 +147,43 @@ export function resultText(value) {
   return summarise(value);
 }
 
+/** A number as a table shows it: whole numbers as they are, others to six significant digits. */
+export function formatNumber(value) {
+  if (typeof value !== "number" || !Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return String(value);
+  return String(Number(value.toPrecision(6)));
+}
+
+/** How an action's result is best shown: {kind: 'media'|'table'|'list'|'fields'|'text', …}.
+ *  A result is the domain's own (the person sees its image in full; only the agent's copy of a
+ *  long data: URL is shortened). */
+export function resultShape(result) {
+  if (result === null || result === undefined || result === "") return { kind: "none" };
+  if (typeof result !== "object") return { kind: "text", text: String(result) };
+  if (Array.isArray(result)) return { kind: "list", items: result, caption: "" };
+  const scalars = Object.entries(result).filter(([, v]) => v === null || typeof v !== "object");
+  const caption = scalars.map(([k, v]) => `${k}: ${v}`).join(", ");
+  if (Array.isArray(result.media) && result.media.length) {
+    return { kind: "media", items: result.media, caption };
+  }
+  const table = result.table;
+  if (table && typeof table === "object" && Array.isArray(table.columns) && Array.isArray(table.rows)) {
+    return { kind: "table", table, caption };
+  }
+  const lists = Object.entries(result).filter(([, v]) => Array.isArray(v));
+  if (lists.length === 1 && Object.keys(result).length - scalars.length === 1) {
+    const [name, items] = lists[0];
+    const plain = items.every((item) => item === null || typeof item !== "object");
+    const inline = plain ? items.map(String).join(", ") : "";
+    if (plain && inline.length <= 200) {  // a few names: one line, not a bullet list
+      return { kind: "fields", text: [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
+    }
+    return { kind: "list", items, caption: humanise(name), extra: caption };
+  }
+  if (scalars.length === Object.keys(result).length) return { kind: "fields", text: resultText(result) };
+  return { kind: "text", text: summarise(result) };
+}
+
 /** The conversation as display items: cards get their outcome, answers join their question. */
 export function itemsOf(transcript, pending) {
   const items = [];
@@ -158,9 +198,15 @@ export function itemsOf(transcript, pending) {
         else items.push({ kind: "person", key: `p${index}`, event });
         break;
       }
-      case "inform":
-        items.push({ kind: "inform", key: `i${index}`, event });
+      case "inform": {
+        // an acknowledge of a proposal is shown with its card, not as a reply to what the
+        // person wrote since (it is about the card)
+        const card = event.act === "acknowledge" && event.of !== undefined && event.of !== null
+          ? cards.get(String(event.of)) : null;
+        if (card) card.acks.push(event);
+        else items.push({ kind: "inform", key: `i${index}`, event });
         break;
+      }
       case "ask": {
         const item = { kind: "ask", key: `a${index}`, index, event };
         asks.set(index, item);
@@ -168,7 +214,7 @@ export function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
-        const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: new Map() };
+        const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: new Map(), acks: [] };
         cards.set(String(event.id), item);
         items.push(item);
         break;
@@ -499,6 +545,7 @@ function formSupported(schema) {
 
 function cellText(value) {
   if (value === null || value === undefined) return "";
+  if (typeof value === "number") return formatNumber(value);
   if (typeof value === "object") return summarise(value, 120);
   return String(value);
 }
@@ -569,6 +616,39 @@ function imageOf(item) {
   box.append(button("Load image", "load-image", () => box.replaceWith(figure()),
     { aria: `Load the image from ${host}` }));
   return box;
+}
+
+/** An action's result on its card: its image, table or list, readable (see resultShape). */
+function resultNodes(result) {
+  const shape = resultShape(result);
+  const caption = (text) => (text ? h("div", { className: "dial-result-caption" }, text) : null);
+  switch (shape.kind) {
+    case "media":
+      return [caption(shape.caption), ...shape.items.slice(0, 20).map(imageOf)];
+    case "table": {
+      const { table } = shape;
+      const total = Number(table.total_rows);
+      const note = Number.isFinite(total) && total > table.rows.length
+        ? `The first ${table.rows.length} of ${total} rows` : "";
+      return [caption([shape.caption, note].filter(Boolean).join(" · ")),
+        ...(tableOf({ columns: table.columns, data: table.rows }) || [])];
+    }
+    case "list": {
+      const items = shape.items;
+      const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
+      const body = objects ? tableOf(items) || [] : [h("ul", { className: "dial-result-list" },
+        items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item))))];
+      const more = !objects && items.length > CARD_ITEMS
+        ? h("div", { className: "dial-more" }, `+${items.length - CARD_ITEMS} more`) : null;
+      const head = items.length ? `${shape.caption} (${items.length})` : `${shape.caption}: none`;
+      return [caption([head, shape.extra].filter(Boolean).join(" · ")), ...(items.length ? body : []), more];
+    }
+    case "fields":
+    case "text":
+      return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
+    default:
+      return [];
+  }
 }
 
 function cardListOf(payload) {
@@ -1003,13 +1083,36 @@ function mountQuestions(model, log) {
 
 // ---- the view -----------------------------------------------------------------------------------
 
-function render({ model, el }) {
+/** The text of the note a widget shows once its kernel-side half is gone. */
+export const DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: "
+  + "run this cell again to carry on.";
+
+function render({ model: connected, el }) {
+  // Once the kernel restarts (or the page outlives its kernel) the comm is dead: say so,
+  // and disable every control, instead of a widget that looks alive and drops clicks.
+  let disconnected = false;
+  const model = {
+    ...connected,
+    send: (...args) => {
+      if (disconnected) return;
+      try {
+        connected.send(...args);
+      } catch (error) {
+        console.warn("dial-notebook: the kernel is not reachable", error);
+        disconnect();
+      }
+    },
+  };
   const drafts = new Map(); // suggestion id -> {open, view, value, json, jsonError, local}
   const askDrafts = new Map(); // ask index -> typed value
   const nodes = new Map(); // item key -> {sig, node}
   const sending = new Set(); // tokens already answered from this view
 
-  const root = h("div", { className: "dial-chat", "data-dial-root": "" });
+  // data-lm-suppress-shortcuts: JupyterLab's own keys (Shift+Enter runs the cell, a / b / d /
+  // m in command mode) never fire for keys typed into the widget; nor does anything else
+  // outside it hear them (the keydown stops at the widget's root, below).
+  const root = h("div", { className: "dial-chat", "data-dial-root": "", "data-lm-suppress-shortcuts": "true" });
+  root.addEventListener("keydown", (event) => event.stopPropagation());
   const header = h("div", { className: "dial-header" });
   const log = h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" });
   const thinkingText = h("span", {}, "Thinking…");
@@ -1026,7 +1129,8 @@ function render({ model, el }) {
   });
   const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
   const composer = h("div", { className: "dial-composer" }, say, sayButton);
-  root.append(header, contextPanel, log, thinking, composer);
+  const queuedBox = h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" });
+  root.append(header, contextPanel, log, queuedBox, thinking, composer);
   el.append(root);
   const questionsPanel = mountQuestions(model, log); // ask_user's panel, after the log
 
@@ -1124,6 +1228,10 @@ function render({ model, el }) {
     } else if (item.outcome) {
       card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited) }));
     }
+    for (const ack of item.acks) {
+      card.append(h("div", { className: "dial-card-ack", "data-dial-ack-of": String(event.id) },
+        h("span", { className: "dial-card-ack-who" }, "Agent: "), String(ack.text || "")));
+    }
     return card;
   }
 
@@ -1185,8 +1293,10 @@ function render({ model, el }) {
     const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
     if (status === "done") {
       line.append(h("strong", {}, "Done"));
-      const result = resultText(outcome.result);
-      if (result) line.append(h("span", { className: "dial-result" }, ` — ${result}`));
+      const body = resultNodes(outcome.result).filter(Boolean);
+      const inline = body.length === 1 && body[0].classList.contains("dial-result");
+      if (inline) line.append(body[0]);
+      else if (body.length) line.append(h("div", { className: "dial-result-body", "data-dial-result": "" }, body));
     } else if (status === "failed") {
       line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
       if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
@@ -1256,6 +1366,11 @@ function render({ model, el }) {
         const note = h("div", { className: "dial-field-error", id: uid("err") }, error.message);
         wrap.classList.add("dial-field-invalid");
         wrap.append(note);
+        // the refusal was of the old value: once the person changes the field it goes
+        wrap.addEventListener("input", () => {
+          note.remove();
+          wrap.classList.remove("dial-field-invalid");
+        }, { once: true });
         const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
         if (input) {
           input.setAttribute("aria-invalid", "true");
@@ -1288,9 +1403,14 @@ function render({ model, el }) {
     }
     if (issue) {
       const rest = errors.filter((_, index) => !placed.has(index));
+      const left = Number(item.pending.edits_left);
+      const tries = !Number.isFinite(left) ? null
+        : left <= 1 ? "Last try: if this edit is refused too, the proposal is dropped (the agent is told it was invalid)."
+          : `${left} tries left before the proposal is dropped.`;
       box.append(h("div", { className: "dial-issue", "data-dial-issue": "", role: "alert" },
         h("strong", {}, "Not accepted: "), String(issue.text || ""),
-        rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null));
+        rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null,
+        tries ? h("div", { className: `dial-tries${left <= 1 ? " dial-tries-last" : ""}`, "data-dial-edits-left": String(left) }, tries) : null));
     }
     box.append(h("div", { className: "dial-buttons" },
       button("Save", "save-edit", () => save(), { kind: "dial-primary", aria: "Save the edited payload" }),
@@ -1508,7 +1628,7 @@ function render({ model, el }) {
     switch (item.kind) {
       case "suggestion":
         return JSON.stringify([item.status, item.pending, item.outcome, model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
-          [...item.steps.values()]]);
+          [...item.steps.values()], item.acks]);
       case "ask": return JSON.stringify([item.pending, item.answer]);
       case "no-reply": return JSON.stringify([item.retry, model.get("running")]);
       default: return "";
@@ -1581,14 +1701,48 @@ function render({ model, el }) {
     thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
     thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
     updateContext(contextOf(transcript));
+    const queued = Array.isArray(model.get("queued")) ? model.get("queued") : [];
+    queuedBox.replaceChildren(...queued.map((text) => h("div", { className: "dial-person dial-person-queued" },
+      h("div", { className: "dial-bubble" }, String(text)),
+      h("div", { className: "dial-queued-note" }, "Sent when the agent has finished answering"))));
+    queuedBox.hidden = queued.length === 0;
     say.placeholder = pending.kind === "decide"
       ? "Write instead of deciding (the card will be superseded)…"
       : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
     root.classList.toggle("dial-running", Boolean(model.get("running")));
+    if (disconnected) root.querySelectorAll("button, input, textarea, select").forEach((node) => { node.disabled = true; });
     if (nearBottom) log.scrollTop = log.scrollHeight;
   }
 
-  const events = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title"];
+  function disconnect() {
+    if (disconnected) return;
+    disconnected = true;
+    root.classList.add("dial-disconnected");
+    root.setAttribute("data-dial-disconnected", "");
+    root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
+    root.querySelectorAll("button, input, textarea, select").forEach((node) => { node.disabled = true; });
+    thinking.hidden = true;
+    say.placeholder = "Not connected: run this cell again.";
+  }
+  // ipywidgets marks every model not live when the kernel restarts or dies. The event does
+  // not say which way it went, so the kernel is asked: no answer within PING_MS, not live.
+  let pinged = null;
+  const probe = () => {
+    if (disconnected || pinged) return;
+    const id = uid("ping");
+    pinged = { id, timer: setTimeout(disconnect, PING_MS) };
+    model.send({ type: "ping", id });
+  };
+  const pong = (message) => {
+    if (message && message.type === "pong" && pinged && message.id === pinged.id) {
+      clearTimeout(pinged.timer);
+      pinged = null;
+    }
+  };
+  connected.on("comm_live_update", probe);
+  connected.on("msg:custom", pong);
+
+  const events = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued"];
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -1602,6 +1756,9 @@ function render({ model, el }) {
   update();
   return () => {
     for (const name of events) model.off(name, schedule);
+    connected.off("comm_live_update", probe);
+    connected.off("msg:custom", pong);
+    if (pinged) clearTimeout(pinged.timer);
     questionsPanel.dispose();
   };
 }

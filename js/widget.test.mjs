@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  agentSignal, contextOf, hiddenPieces, humanise, isRemote, itemsOf, resultText, joinPath, normalisePath,
-  revealHidden, safeUrl, summarise,
+  agentSignal, contextOf, formatNumber, hiddenPieces, humanise, isRemote, itemsOf, resultShape, resultText,
+  joinPath, normalisePath, revealHidden, safeUrl, summarise,
 } from "./widget.js";
 
 test("only http(s) URLs, and data: raster images, are safe", () => {
@@ -125,4 +125,34 @@ test("only inline data: images are local; every http(s) image is remote", () => 
   assert.equal(isRemote("data:image/png;base64,AAAA"), false);
   assert.equal(isRemote("https://cdn.example.com/a.png"), true);
   assert.equal(isRemote("http://127.0.0.1:8765/exfil?secret=1"), true);
+});
+
+test("numbers in tables are rounded to six significant digits; whole numbers stay whole", () => {
+  assert.equal(formatNumber(123.456789), "123.457");
+  assert.equal(formatNumber(0.000123456789), "0.000123457");
+  assert.equal(formatNumber(200), "200");
+  assert.equal(formatNumber(51234.5678), "51234.6");
+});
+
+test("a result reads as its image, its table, a list, or a few fields — never a cut blob", () => {
+  const png = "data:image/png;base64,iVBORw0KGgo" + "A".repeat(5000);
+  assert.equal(resultShape({ media: [{ src: png, alt: "chart" }] }).kind, "media");
+  const described = resultShape({ frame: "sales", table: { columns: ["column", "mean"], rows: [["price", 1.5]], total_rows: 6 } });
+  assert.deepEqual([described.kind, described.caption], ["table", "frame: sales"]);
+  const notes = resultShape({ notes: [{ id: 1, text: "milk" }] });
+  assert.deepEqual([notes.kind, notes.caption, notes.items.length], ["list", "Notes", 1]);
+  assert.deepEqual(resultShape({ id: 3, text: "call mum" }), { kind: "fields", text: "id: 3, text: call mum" });
+  assert.equal(resultShape(null).kind, "none");
+});
+
+test("an acknowledgement joins the card it is about, not the person's next words", () => {
+  const items = itemsOf([
+    { type: "suggestion", id: "sg-1", action: "add-note", payload: {} },
+    { type: "outcome", id: "sg-1", action: "add-note", status: "dismissed", preview: "x" },
+    { type: "person", text: "what's the weather?" },
+    { type: "inform", act: "acknowledge", of: "sg-1", text: "OK, I left that out." },
+    { type: "inform", act: "acknowledge", of: "nope", text: "Shown on its own." },
+  ], {});
+  assert.deepEqual(items.map((i) => i.kind), ["suggestion", "person", "inform"]);
+  assert.deepEqual(items[0].acks.map((a) => a.text), ["OK, I left that out."]);
 });

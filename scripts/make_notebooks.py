@@ -1,11 +1,14 @@
 """Writes notebooks/quickstart.ipynb, eda-assistant.ipynb and prototyping-a-domain.ipynb.
 
 The notebooks are generated so that their text is reviewed here, as code, and they are stored
-without outputs. Run: ``python scripts/make_notebooks.py``.
+without outputs, and not run here (tests/kernel/test_notebooks_run.py runs them). Run:
+``python scripts/make_notebooks.py`` for all three, or name some:
+``python scripts/make_notebooks.py prototyping-a-domain.ipynb``.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import nbformat
@@ -125,10 +128,11 @@ Try, in the chat:
 - `describe sales` — runs at once (read-only) and shows a table
 - `filter sales where region is north` — a card: **Accept** it, and `sales` really changes
 - `add a column revenue = price * units` — **Edit** the expression before accepting
-- `plot price against size` — a chart
+- `plot price against size` — a chart, on its card
 - `total units by region` — a new frame, `sales_by_region`
+- `undo` — the agent tells you how to take the last change back
 
-Every change can be taken back: `frames.undo_last()`.
+Every change can be taken back: `frames.undo_last()` undoes the latest one.
 """),
     code("""
 task = chat.say("describe sales")
@@ -137,24 +141,28 @@ task = chat.say("describe sales")
 ## The same steps, unattended
 
 A `Conversation` with a policy human accepts every proposal: handy for batch runs and for
-checking a domain. The DataFrame in the namespace really changes, and later cells use it.
+checking a domain. It works on a copy of the data of its own (`practice`), so running this
+section leaves the `sales` of the chat above as it was loaded; its frame really changes, and
+later cells use it.
 """),
     code("""
 from dial_notebook import Conversation, policy_human
 
-batch = Conversation(agent=DemoAgent(frames), domain=frames, human=policy_human("accept"))
+practice = DataFramesDomain({"sales": load_sales()})  # its own frames, not the notebook's
+batch = Conversation(agent=DemoAgent(practice), domain=practice, human=policy_human("accept"))
 for request in ["filter sales where region is north", "add a column revenue = price * units"]:
     result = await batch.say(request)
     print(request, "→", [(o["action"], o["status"]) for o in result.outcomes])
-sales.shape, list(sales.columns)
+north = practice.namespace["sales"]
+north.shape, list(north.columns), sales.shape
 """),
     code("""
-sales.groupby("product")["revenue"].sum().round(2).sort_values(ascending=False)
+north.groupby("product")["revenue"].sum().round(2).sort_values(ascending=False)
 """),
     md("Undo the last change: the column goes, the frame is exactly what it was."),
     code("""
-frames.undo_last()
-"revenue" in sales.columns
+practice.undo_last()
+"revenue" in practice.namespace["sales"].columns
 """),
 ]
 
@@ -226,21 +234,81 @@ is refused:
 todo.validate("add-todo", {"title": "", "priority": "urgent", "colour": "red"})
 """),
     md("""
+## Click through it, offline
+
+`SchemaDemoAgent` is an offline agent for any `SchemaDomain`: no model, no key. It makes each
+payload from the action's JSON Schema and checks it with the domain's own `validate` before
+proposing it, and it breaks payloads on purpose when you ask, so you see how the domain
+refuses an agent. Run the next cell, then type in the chat:
+
+- `help`: the domain's actions, one line each, and what you can type.
+- `add todo`: a card *Add the todo 'Example title'*; under it, the payload made from the
+  schema, `{"title": "Example title", "priority": "low", "due": "2030-01-15"}`. Click
+  **Accept**: the agent says `Done: Add the todo 'Example title'.` and what the action
+  returned (`{"count": …}`).
+- `add todo: buy milk`: the same, with your words as the title.
+- `list todos`: read-only, so it runs at once, without buttons; its result is on the card.
+- `invalid add-todo`: the agent says it is sending add-todo with `priority` misspelt as
+  `priorty`. No card appears for it: the domain refuses it before you see it. The agent is
+  told why and repeats it, *unexpected field 'priorty' (did you mean 'priority'?)*, then
+  proposes a valid add-todo instead. Say `invalid add-todo` again for the next way to break
+  it (a missing title, a wrong type, a priority outside its values, a date that is not one…),
+  or name the way: `invalid add-todo enum`.
+- Now the edit form: on that valid card click **Edit**, open the **JSON** tab, change
+  `"priority"` to `"priorty"` and click **Save**. The card does not take it: it shows the
+  domain's words, *unexpected field 'priorty' (did you mean 'priority'?)*, and keeps the
+  editor open so you can correct it and Save again. (In the **Form** tab, empty the *Title*
+  and Save: *title must not be empty*, next to the field.)
+- `add-todo {"title": "Call Sam", "due": "next week"}`: your own payload, sent exactly as
+  written. The domain refuses it (*due must be a date like 2024-01-31*) and the agent tells
+  you so.
+- `all`: one proposal of each action. **Dismiss** the add-todo card: list-todos still runs
+  (read-only), and the agent answers both, *OK, I left that out: Add the todo 'Example
+  title'.* and the list.
+
+Decide a card before typing: words typed while a card waits move on, and the card ends
+*superseded*.
+"""),
+    code("""
+from dial_notebook import ChatWidget, SchemaDemoAgent
+
+chat = ChatWidget(agent=SchemaDemoAgent(todo), domain=todo, title="todo (offline agent)")
+display(chat)
+task = chat.say("help")  # returns at once; the conversation runs in the background
+"""),
+    md("""
+The same agent without a notebook surface: a `Conversation` whose human accepts every card.
+Each broken payload is refused before anyone sees it; the agent then proposes a valid one.
+"""),
+    code("""
+offline = Conversation(agent=SchemaDemoAgent(todo), domain=todo, human=policy_human("accept"))
+for request in ["add todo: buy milk", "invalid add-todo", "invalid add-todo enum", "all"]:
+    result = await offline.say(request)
+    print(f"{request:24} →", [(o["action"], o["status"]) for o in result.outcomes])
+print()
+print("\\n".join(e["text"] for e in offline.transcript if e["type"] == "inform"))
+"""),
+    md("""
 ## Connect a model
 
-With a key set, a real model gets a system prompt that teaches DIAL and lists these actions
-with their schemas. Without one, this cell shows the prompt's start.
+With a key set (`OPENAI_API_KEY` or `ANTHROPIC_API_KEY`), this cell talks to a real model,
+which gets a system prompt that teaches DIAL and lists these actions with their schemas.
+Without one, it prints that whole prompt: what a model would be told (the chat above stays
+the offline one).
 """),
     code("""
 import os
 
-from dial_notebook import ChatWidget, system_prompt
+from dial_notebook import system_prompt
 
 if os.environ.get("OPENAI_API_KEY"):
     from dial_notebook import OpenAIAgent
     display(ChatWidget(agent=OpenAIAgent(model="gpt-4o-mini", domain=todo), domain=todo))
+elif os.environ.get("ANTHROPIC_API_KEY"):
+    from dial_notebook import AnthropicAgent
+    display(ChatWidget(agent=AnthropicAgent(model="claude-sonnet-4-5", domain=todo), domain=todo))
 else:
-    print(system_prompt(todo)[:1200], "…")
+    print(system_prompt(todo))
 """),
     md("## Save the domain as a file, and load it back\n\nFunctions stay in Python: bind them again by name."),
     code("""
@@ -267,12 +335,24 @@ def write(name: str, cells: list[nbformat.NotebookNode]) -> None:
     nbformat.write(nb, NOTEBOOKS / name)
 
 
-def main() -> None:
+NOTEBOOK_CELLS = {
+    "quickstart.ipynb": QUICKSTART,
+    "eda-assistant.ipynb": EDA,
+    "prototyping-a-domain.ipynb": PROTOTYPING,
+}
+
+
+def main(names: list[str] | None = None) -> None:
+    """Write the notebooks named (all of them when none is): each is rewritten whole, with
+    new cell ids, so name only those whose cells changed."""
+    unknown = [n for n in names or [] if n not in NOTEBOOK_CELLS]
+    if unknown:
+        raise SystemExit(f"unknown notebook {unknown[0]!r}; the notebooks: "
+                         f"{', '.join(NOTEBOOK_CELLS)}")
     NOTEBOOKS.mkdir(exist_ok=True)
-    write("quickstart.ipynb", QUICKSTART)
-    write("eda-assistant.ipynb", EDA)
-    write("prototyping-a-domain.ipynb", PROTOTYPING)
+    for name in names or NOTEBOOK_CELLS:
+        write(name, NOTEBOOK_CELLS[name])
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

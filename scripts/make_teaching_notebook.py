@@ -30,7 +30,7 @@ side by side:
 2. **Lint findings**: what is wrong, where (line and column), and how to write it instead.
 3. **The runtime, live**: press **Send as the agent**; the real runtime shows your reply to the
    person. Click on the card as the person would, and **What the agent receives** shows the exact
-   XML your agent gets back.
+   message your agent gets back: the outcome reply, the domain's context, the person's words.
 
 No API key and no network are needed: nothing here calls a model."""),
     ("code", """\
@@ -42,19 +42,44 @@ playground"""),
 ## A tour for a class
 
 1. **inform** — start with `inform · render="prose"`, then try `card-list` and `table`: the same
-   element, a different *render hint*. Nothing comes back to the agent: an inform expects no answer.
-2. **ask** — pick `ask · response-type="choice"`, send it, answer in the chat. The next message
-   the agent receives carries the person's answer.
+   element, a different *render hint*. Nothing comes back to the agent: an inform expects no
+   answer, so no second turn follows (**What the agent receives** shows turn 1: the domain's
+   context, then the person's words).
+2. **ask** — pick `ask · response-type="choice"`, send it, and click **People to call** in the
+   chat. Each option there shows its text with its value under it; the parser panel lists every
+   option the same way, `value="people"` then the text. The chat shows what you clicked
+   (*You: People to call*); the agent receives the value, `people`, on turn 2. A `confirm` is
+   always **Yes** / **No**, and the agent receives `yes` or `no`.
 3. **suggest** — pick `suggest · with its own payload` and send it. A card appears: **Accept** it
-   and read the outcome reply: `<dial-acknowledge of="sg-milk" yield="sg-milk:done">`. Send it
-   again and try **Edit** (empty the text: the domain refuses it with a field error) and
-   **Dismiss**. A dismissal starts no turn: the agent hears about it with the person's next words.
+   and read the outcome reply: `<dial-acknowledge of="sg-milk" yield="sg-milk:done">`. `sg-milk`
+   is the suggest's `id` (the runtime names a suggest without one `sg-1`, `sg-2` …), and the
+   outcome's yield is that id, a colon and what became of it: `done`, `dismissed`, `invalid` ….
+   The `yield="milk:added milk:dismissed"` written on the suggest is something else: events
+   *inside your reply* that another element can wait for with `observe`; they are never sent
+   back. After an outcome the playground answers for you with a canned *Noted, thank you.*, so
+   the conversation comes to rest. Send it again and try **Edit**: empty the text and **Save**;
+   the domain refuses it (*Not accepted: text must not be empty*) and the card waits for a fix.
+   **Cancel** the edit and **Dismiss**: a dismissal starts no turn, and the agent hears
+   `yield="sg-milk:dismissed"` with the person's next words (type some in the chat's box).
 4. **malformed** — pick the last example. The parser repairs the bare `&` and `<` and closes the
    open element; the misspelt `<dial-infrom>` is not DIAL, so the runtime ignores it and lint
    names it (did you mean `<dial-inform>`?). Fix the XML until lint is clean.
-5. **domains** — switch the domain to the sales data frame and send the suggest again: `add-note`
-   is not an action there, so the person never sees the card, and the agent is told at once that
-   it was `invalid`."""),
+5. **execute** — pick `execute (steps)` and send it. The card is marked **⚠ Runs code** and lists
+   both python steps, each command exactly as it will run: nothing runs until you **Accept** that
+   card (every execute block needs it, even after a confirm answered yes). Accept: the steps run
+   in this notebook, `count` after `make` (it observes the `list:made` that `make` yields). The
+   card shows each step's last value (`['milk', 'bread', 'eggs']`, `3`) and what `count`
+   printed (`3 items: milk, bread, eggs`), and the agent receives one outcome per step, named
+   by the step's id: `of="make" yield="make:done"` and `of="count" yield="count:done"`. Run
+   `shopping` in a new cell: the list is there. A `shell` step would fail: this playground
+   enables no shell executor.
+6. **domains** — with the suggest in the editor, switch **Domain** to
+   `sales data frame (DataFramesDomain)`: that starts a new conversation (the chat empties; the
+   editor keeps your reply). Send it: `add-note` is not an action of this domain, so no card
+   appears. The chat shows one line, *add-note: Invalid — There is no action 'add-note'.*, and
+   the agent is told at once, on turn 2, without waiting for the person:
+   `yield="sg-milk:invalid"` with code `unknown-action`. The context it receives is now the sales
+   frame's (`<context frames="1">` …)."""),
     ("markdown", """\
 ## The same steps in code
 
@@ -91,7 +116,8 @@ print(outcome_reply([
 ]))"""),
     ("markdown", """\
 The runtime needs no widget: a `Conversation` with a *policy human* (one who always accepts)
-plays the same reply from a script. The second message the agent receives is the outcome reply."""),
+plays the same reply from a script. The second message the agent receives starts with the outcome
+reply, then the domain's context."""),
     ("code", """\
 from dial_notebook import Conversation, NotesDomain, ScriptedAgent, policy_human
 
@@ -104,13 +130,31 @@ result = await conversation.say("add a note: buy milk")
 print(result.status, [outcome["status"] for outcome in result.outcomes])
 print(agent.received[-1])"""),
     ("markdown", """\
+The execute example runs the same way, one outcome per step. Its python steps run in this
+notebook's namespace, as a cell would, so `shopping` is a variable here afterwards. (A policy
+human accepts everything, code included: fine for a reply you wrote, never for a model's.)"""),
+    ("code", """\
+agent = ScriptedAgent([
+    playground.examples["execute"].xml,
+    '<dial version="0.1" actor="agent"><dial-acknowledge>Noted.</dial-acknowledge></dial>',
+])
+conversation = Conversation(agent=agent, domain=NotesDomain(), human=policy_human("accept"))
+result = await conversation.say("make me a shopping list")
+for outcome in result.outcomes:
+    print(outcome["id"], outcome["status"], outcome["result"])
+shopping"""),
+    ("markdown", """\
 ## Exercises
 
 - Write one reply that **informs** the person how many notes they have and **asks** which list a
   new note goes on (a `choice` with three options, one of them the default).
 - Write a **suggest** for `remove-note` (payload `{"id": 2}`). What does the card show that an
   `add-note` card does not?
-- Give a suggest an `action` the domain does not know. What does the agent receive, and when?
+- Take the `id` off the suggest and send it twice. What are its outcomes called?
+- Add `<dial-inform observe="milk:added">Added.</dial-inform>` after the suggest. When does the
+  person see it? What do they see when they dismiss the card instead?
+- Make the `count` step fail (write `len(shoping)`). What does the card show, and what does the
+  agent receive for each step?
 - Make lint report a `warning` rather than an `error`. What is the difference for a runtime?"""),
 ]
 

@@ -3,6 +3,8 @@
     OpenAIAgent     any chat-completions server (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)
     AnthropicAgent  Anthropic's Messages API
     DemoAgent       offline, no key: speaks DIAL for the notes and dataframes domains
+    SchemaDemoAgent offline, no key: proposes payloads made from any SchemaDomain's schemas
+                    (valid ones, and broken ones on request), to click through a new domain
     ScriptedAgent   replays replies, for tests, teaching and demos
     system_prompt   teaches a model DIAL v0.1 and a domain's actions
 
@@ -16,6 +18,7 @@ importing this package needs neither; creating an agent without its SDK says wha
 
 from ._anthropic import AnthropicAgent
 from ._demo import DemoAgent
+from ._demo_schema import SchemaDemoAgent
 from ._errors import AgentError, MissingSDKError
 from ._openai import OpenAIAgent
 from ._prompt import system_prompt
@@ -27,6 +30,7 @@ __all__ = [
     "DemoAgent",
     "MissingSDKError",
     "OpenAIAgent",
+    "SchemaDemoAgent",
     "ScriptExhaustedError",
     "ScriptedAgent",
     "system_prompt",

@@ -6,9 +6,11 @@
             ─▶ one envelope (to_xml), or an inform saying what it can do
 
 The brain is chosen by the domain: notes (``_demo_notes.py``), data frames
-(``_demo_frames.py``), or for any other domain a brain that lists the domain's actions. It is
+(``_demo_frames.py``), any other ``SchemaDomain`` (``_demo_schema.py``: payloads made from its
+actions' schemas), or for a domain without schemas a brain that lists the domain's actions. It is
 what the quickstart uses: it understands a few plain requests, asks when a request is
-ambiguous, and reacts to every outcome it is told.
+ambiguous, and reacts to every outcome it is told. ``SchemaDemoAgent`` (``_demo_schema.py``)
+is the same agent with a brain for any ``SchemaDomain``.
 
     >>> from dial_notebook.domains.notes import NotesDomain
     >>> agent = DemoAgent(NotesDomain(["buy milk"]))
@@ -36,9 +38,11 @@ class _AnyDomainBrain(Brain):
         if not words.strip():
             return []
         names = ", ".join(getattr(self.domain, "actions", {}) or {}) or "none"
-        return [Inform(text="I'm the offline demo agent and I only speak for the notes and "
-                            f"dataframes domains. This domain's actions are: {names}. Connect "
-                            "a model (OpenAIAgent or AnthropicAgent) to use them.")]
+        return [Inform(text="I'm the offline demo agent, and this domain gives me no JSON "
+                            f"Schemas to make payloads from. Its actions are: {names}. Describe "
+                            "them with a SchemaDomain to try them offline (the demo agent, or "
+                            "SchemaDemoAgent(domain), then proposes from their schemas), or "
+                            "connect a model (OpenAIAgent or AnthropicAgent).")]
 
 
 def _brain_for(domain: Any) -> Brain:
@@ -49,6 +53,10 @@ def _brain_for(domain: Any) -> Brain:
         from ._demo_frames import FramesBrain  # imports nothing heavy; pandas is the domain's
 
         return FramesBrain(domain)
+    if callable(getattr(domain, "schema", None)) and callable(getattr(domain, "validate", None)):
+        from ._demo_schema import SchemaBrain  # any schema domain: payloads from its schemas
+
+        return SchemaBrain(domain)
     return _AnyDomainBrain(domain)
 
 
@@ -63,7 +71,11 @@ class DemoAgent:
 
     def __init__(self, domain: Any) -> None:
         self.domain = domain
-        self.brain = _brain_for(domain)
+        self.brain = self._brain(domain)
+
+    def _brain(self, domain: Any) -> Brain:
+        """The brain that answers for ``domain`` (a subclass may choose another)."""
+        return _brain_for(domain)
 
     def send(self, message: str) -> str:
         """The demo's DIAL reply to one runtime message."""

@@ -16,7 +16,7 @@
 A frame not named is the one last used, or the only one; with several it asks which. A value
 is matched to the column's own spelling ("north" → "North"). Read-only results come back as
 done outcomes and are shown as tables or the chart; a change is reported with the frame's new
-shape and how to undo it (``domain.undo_last()``).
+shape and how to undo it (``frames.undo_last()``, named as the notebook has it).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..dial import Inform, Payload
+from ..dial import Inform
 from ._demo_base import Brain, Elements, ack
+from ._reachable import undo_hint
 
 _OPS = (  # longest first: "is not" before "is"
     (r">=|at least|no less than", ">="), (r"<=|at most|no more than", "<="),
@@ -127,8 +128,8 @@ class FramesBrain(Brain):
         if re.match(r"^(hi|hello|hey|help|what can you do)\b", low):
             return self.help("Hello!")
         if re.search(r"\bundo\b", low):
-            return [Inform(text="I can't undo from here: run domain.undo_last() in a cell "
-                                "to take back the latest change.")]
+            return [Inform(text=f"I can't undo from here: run {undo_hint(self.domain)} in a "
+                                "cell to take back the latest change.")]
         if re.search(r"\b(list|which|what)\b.*\b(frames|data ?sets|dataframes|data)\b", low):
             return [self.suggest("list-frames", {}, "Let me list the data frames.")]
         plot = re.search(r"\b(plot|chart|graph|scatter|histogram|hist)\b", low)
@@ -292,14 +293,13 @@ class FramesBrain(Brain):
                      "correlation": f"Correlation ({result.get('method')}) in "
                                     f"{result.get('frame')}"}.get(str(action), "")
             if action == "group-aggregate":
-                label = f"Made {result.get('frame')}: {_rows(result.get('rows'))}."
-            data = {"columns": table.get("columns", []), "data": rows}
-            return [ack(outcome, "Here it is."),
-                    Inform(text=label, render="table", payload=Payload.of(data))]
+                label = f"Made {result.get('frame')} ({_rows(result.get('rows'))})"
+            # the table is on the card (the domain's own result): not repeated here
+            return [ack(outcome, f"{label}: on the card above." if label else "Here it is.")]
         if action == "plot" and result.get("media"):
-            return [ack(outcome, "Here is the chart."),
-                    Inform(text=result["media"][0].get("alt", ""), render="media",
-                           payload=Payload.of(result["media"]))]
+            # the chart is on the card: the agent's copy of it is only a placeholder
+            alt = result["media"][0].get("alt", "the chart")
+            return [ack(outcome, f"Here is the chart above: {alt[:1].lower() + alt[1:]}.")]
         if action == "list-frames":
             frames = result.get("frames") or []
             lines = "\n".join(f"{f['name']}: {_rows(f['rows'])}, columns "
@@ -314,7 +314,7 @@ class FramesBrain(Brain):
                 if action == "add-column" else ""
             return [ack(outcome, f"Done{edited}: {result.get('frame')} now has "
                                  f"{_rows(result.get('rows'))}{change}.{column} "
-                                 "domain.undo_last() takes it back.")]
+                                 f"{undo_hint(self.domain)} takes it back.")]
         return [ack(outcome, "Done.")]
 
     def on_invalid(self, outcome: dict[str, Any]) -> Elements:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..dial import Inform
 from ._demo_base import Brain, Elements, ack
+from ._reachable import undo_hint
 
 _ADD = re.compile(
     r"^(?:please\s+)?(?:(?:add|create|make|write|new)\s+(?:a\s+|another\s+|one\s+more\s+)?"
@@ -137,14 +138,14 @@ class NotesBrain(Brain):
                                  f"You now have {self._how_many()}.")]
         if action == "remove-note":
             return [ack(outcome, f"Removed '{result.get('text', '')}'. {self._how_many()} left. "
-                                 "(domain.undo_last() brings it back.)")]
+                                 f"({undo_hint(self.domain)} brings it back.)")]
         if action == "list-notes":
             notes = result.get("notes") or []
             if not notes:
                 return [ack(outcome, "You have no notes yet. Try: add a note: buy milk")]
-            lines = "\n".join(f"{n.get('id')}. {n.get('text')}" for n in notes)
-            count = len(notes)
-            return [ack(outcome, f"You have {count} note{'' if count == 1 else 's'}:\n{lines}")]
+            count = len(notes)  # the card shows them: not repeated here
+            return [ack(outcome, f"You have {count} note{'' if count == 1 else 's'}, listed "
+                                 "above.")]
         return [ack(outcome, "Done.")]
 
     def on_invalid(self, outcome: dict[str, Any]) -> Elements:
@@ -159,11 +160,16 @@ class NotesBrain(Brain):
             if not text:
                 return [self.ask_text("That note was empty. What should it say?", self._add)]
         if action == "remove-note" and outcome.get("code") == "not-found":
+            # the refusal may be of the person's edit, not of what was proposed: say what the
+            # domain said, never a guess from the proposal
             notes = self.notes
-            missing = payload.get("id")
+            said = str(outcome.get("hint") or "that note does not exist").rstrip(".")
             if not notes:
-                return [Inform(text=f"There is no note {missing}, and no notes at all.")]
-            return [self._which(f"There is no note {missing}. Which one did you mean?", notes)]
+                return [Inform(text=f"{said[:1].upper()}{said[1:]}, and there are no notes.")]
+            return [self._which(f"{said[:1].upper()}{said[1:]}. Which one did you mean?", notes)]
+        if action == "remove-note":  # refused for another reason (an edit out of range …)
+            return [Inform(text=f"That removal was refused: {outcome.get('hint')}. Nothing was "
+                                "removed; say 'remove note N' to try again.")]
         return super().on_invalid(outcome)
 
     def on_failed(self, outcome: dict[str, Any]) -> Elements:

@@ -3,7 +3,8 @@
     type         fields
     sent         turn, message
     reply        turn, text
-    inform       text, act ('inform' | 'acknowledge'; absent for plain text and prose)
+    inform       text, act ('inform' | 'acknowledge'; absent for plain text and prose), of
+                 (an acknowledge's ``of``), render and payload (when not prose / present)
                  act 'skipped': an element whose observed event never fired — also element,
                  id, observe, reason; act 'addressed-elsewhere' (full_dial): an element for
                  someone else, not acted on — also addressed_to, element, id

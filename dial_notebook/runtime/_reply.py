@@ -60,9 +60,13 @@ Handler = Callable[[Reply, Item], Awaitable[Resolution]]
 
 def inform_event(element: Any) -> dict[str, Any]:
     """The ``inform`` event of an inform or acknowledge element: ``text`` and ``act`` as the
-    spec says, plus ``render`` (when it is not prose) and the ``payload`` value (when there is
-    one) so that a surface can show tables, code, media and charts."""
+    spec says, plus ``of`` (an acknowledge's element id), ``render`` (when it is not prose)
+    and the ``payload`` value (when there is one) so that a surface can show tables, code,
+    media and charts."""
     event: dict[str, Any] = {"type": "inform", "text": element.text, "act": element.kind}
+    acknowledged = getattr(element, "of", None)
+    if acknowledged:  # an acknowledge of a proposal: a surface shows it with that card
+        event["of"] = acknowledged
     render = getattr(element, "render", None)
     if render and render != "prose":
         event["render"] = render
@@ -165,7 +169,8 @@ def _skip(reply: Reply, item: Item, reason: str) -> None:
     element = item.element
     if _handler(reply, element) is None:
         return  # ignored anyway
-    name = f"{element.kind} '{element.id}'" if element.id else f"a {element.kind}"
+    article = "an" if element.kind[:1] in "aeiou" else "a"
+    name = f"{element.kind} '{element.id}'" if element.id else f"{article} {element.kind}"
     reply.state.events.emit({
         "type": "inform", "text": f"Skipped {name}: {reason}.", "act": "skipped",
         "element": element.kind, "id": element.id, "observe": element.observe,

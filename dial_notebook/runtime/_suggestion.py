@@ -61,15 +61,20 @@ class Suggestion:
     preview: str = ""
     destructive: bool = False
     issue: dict[str, Any] | None = None
+    #: After a refused edit: how many more refusals end the proposal ``invalid`` (1: the next).
+    edits_left: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The suggestion as a JSON-able dict (``issue`` only after a refused edit)."""
+        """The suggestion as a JSON-able dict (``issue`` and ``edits_left`` only after a
+        refused edit)."""
         data = {
             "id": self.id, "action": self.action, "text": self.text, "payload": self.payload,
             "preview": self.preview, "destructive": self.destructive,
         }
         if self.issue is not None:
             data["issue"] = dict(self.issue)
+        if self.edits_left is not None:
+            data["edits_left"] = self.edits_left
         return data
 
 
@@ -183,7 +188,8 @@ async def person_decides(
         refused += 1
         if refused >= MAX_EDIT_ATTEMPTS:
             return Decided("invalid", issue=verdict.issue)
-        shown = dataclasses.replace(shown, payload=edited, issue=verdict.shown)
+        shown = dataclasses.replace(shown, payload=edited, issue=verdict.shown,
+                                    edits_left=MAX_EDIT_ATTEMPTS - refused)
 
 
 async def on_suggest(reply: Reply, suggest: Suggest, declare: Declare | None) -> None:

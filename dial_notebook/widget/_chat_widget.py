@@ -86,6 +86,9 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                                   "{} when nothing waits.").tag(sync=True)
     thinking = traitlets.Bool(False, help="True while the agent is being called.").tag(sync=True)
     running = traitlets.Bool(False, help="True while a say is in progress.").tag(sync=True)
+    queued = traitlets.List(help="The person's messages written while the agent was still "
+                                 "answering: sent, and shown in the conversation, once it "
+                                 "is done.").tag(sync=True)
     schemas = traitlets.Dict(help="JSON Schema per action, for the edit form.").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
 
@@ -136,7 +139,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         """Send the person's words; returns at once with the task running the turns.
 
         While a suggestion waits, the words are the spec's ``say`` decision (the card ends
-        superseded); while a question waits, they answer it.
+        superseded); while a question waits, they answer it; while the agent is still
+        answering, they wait in ``queued`` and are sent (and shown) once it is done.
 
             >>> task = chat.say("add a note: buy milk")   # doctest: +SKIP
             >>> (await task).status                        # doctest: +SKIP
@@ -155,9 +159,17 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             current = self._latest_task()
             if current is not None:
                 return current
+        elif text and self._turns is not None and self._turns.locked():
+            # the agent is still answering: the words wait, so that the conversation reads in
+            # the order things happened (its reply, then what the person wrote after it)
+            self.queued = [*self.queued, text]
+            return self._start(loop, self._run(text, queued=True))
         elif text:
             self._append_person(text)
-        task = loop.create_task(self._run(text))
+        return self._start(loop, self._run(text))
+
+    def _start(self, loop: asyncio.AbstractEventLoop, work: Any) -> asyncio.Task[Any]:
+        task = loop.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._forget)
         return task
@@ -170,16 +182,18 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
             >>> task = chat.retry()   # doctest: +SKIP
         """
-        loop = self._use_loop()
-        task = loop.create_task(self._run(self._unsent))
-        self._tasks.add(task)
-        task.add_done_callback(self._forget)
-        return task
+        return self._start(self._use_loop(), self._run(self._unsent))
 
-    async def _run(self, text: str) -> Any:
+    async def _run(self, text: str, *, queued: bool = False) -> Any:
         if self._turns is None:
             self._turns = asyncio.Lock()
         async with self._turns:
+            if queued:
+                waiting = list(self.queued)
+                if text in waiting:
+                    waiting.remove(text)
+                self.queued = waiting
+                self._append_person(text)
             self._unsent = text
             self.running = True
             try:
@@ -226,7 +240,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self.pending = json_safe({
             "kind": "decide", "token": token, "id": shown.get("id"),
             "action": shown.get("action"), "payload": shown.get("payload"),
-            "issue": issue, "errors": errors,
+            "issue": issue, "errors": errors, "edits_left": shown.get("edits_left"),
         })
         try:
             return await future
@@ -307,7 +321,9 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     def _handle(self, content: dict[str, Any], buffers: list[Any]) -> None:
         kind = content.get("type")
-        if kind == "say":
+        if kind == "ping":  # the front end checks that the kernel still holds this widget
+            self.send({"type": "pong", "id": content.get("id")})
+        elif kind == "say":
             self.say(str(content.get("text") or ""))
         elif kind == "retry":
             if not self.running:
@@ -338,6 +354,11 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             return  # an empty answer leaves the question standing
         self._append_person(value, answer_to=self.pending.get("index"))
         self._bridge.resolve(token, value)
+
+    def __repr__(self) -> str:  # the text/plain of the output, where widgets do not render
+        title = f" {self.title!r}" if self.title else ""
+        return (f"<ChatWidget{title}: a DIAL conversation, {len(self.transcript)} events; shown "
+                "as a widget in JupyterLab and Notebook 7>")
 
     # ---- closing ----------------------------------------------------------------------------
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from ._serialise import json_safe
 
-SUGGESTION_FIELDS = ("id", "action", "text", "payload", "preview", "destructive", "issue")
+SUGGESTION_FIELDS = ("id", "action", "text", "payload", "preview", "destructive", "issue",
+                     "edits_left")
 ASK_FIELDS = ("text", "response_type", "options")
 
 

@@ -176,14 +176,16 @@ class Playground(widgets.VBox):
         return self.chat.say(self.says.value)
 
     def reset(self) -> None:
-        """Start a new conversation with a fresh domain of the chosen kind."""
+        """Start a new conversation with a fresh domain of the chosen kind (the chat starts
+        empty; the editor keeps the reply)."""
         old = self.chat
         self.agent = LearnerAgent()
         self.domain = self.domains[self.domain_menu.value]()
         self.chat = self._new_chat()
         self._chat_box.children = [self.chat]
         old.close()
-        self.status.value = ""
+        self.status.value = (f'<div class="dpg dpg-muted">New conversation with a fresh '
+                             f"{escape(self.domain_menu.value)}: the chat starts empty.</div>")
         self._show_received()
 
     # ---- inside ---------------------------------------------------------------------------------
@@ -239,8 +241,9 @@ class Playground(widgets.VBox):
         for panel in (self.parsed, self.findings, self.received):
             panel.add_class("dpg-panel")
             panel.layout = widgets.Layout(width="100%", margin="0")
-        self.parsed.layout.max_height = "560px"  # a long payload scrolls; lint stays in view
-        self.parsed.layout.overflow = "auto"
+        for panel in (self.parsed, self.received):  # a long text scrolls; lint stays in view
+            panel.layout.max_height = "560px"
+            panel.layout.overflow = "auto"
         row = widgets.Layout(width="100%", flex_flow="row wrap", align_items="flex-start",
                              grid_gap="16px")
         checks = widgets.VBox(

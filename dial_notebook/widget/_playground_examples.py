@@ -91,8 +91,9 @@ _INFORMS = (
     print(len(done), "of", len(notes), "done")
     assert len(done) &lt;= len(notes)
   </dial-inform>"""),
-    _inform("media", "show me a picture", "Images come as URLs; only http(s) and data:image "
-            "URLs are shown. This one is a data URL, so nothing is downloaded.", f"""
+    _inform("media", "show me a picture", "Images come as URLs. A data:image URL (this one) "
+            "is shown at once: nothing is downloaded. An http(s) image is a placeholder naming "
+            "its host until the person clicks Load image; other URLs are not shown.", f"""
   <dial-inform id="picture" render="media">
     A tiny picture.
     <dial-payload type="application/json">[{{"src": "{DOT_PNG}", "alt": "An orange dot"}}]</dial-payload>
@@ -127,26 +128,30 @@ def _ask(kind: str, says: str, note: str, body: str) -> Example:
 
 _ASKS = (
     _ask("text", "add a note", "A question blocks: answer it in the chat, and your words go "
-         "back to the agent on the next turn (see the panel below the chat).", """
+         "back to the agent on the next turn (see What the agent receives).", """
   <dial-ask id="note-text" response-type="text" yield="text:given">
     What should the note say?
   </dial-ask>"""),
-    _ask("choice", "add a note to a list", "A choice offers <dial-option> children: value is "
-         "what the agent gets back, the text is what the person reads; default preselects, "
-         "disabled shows but cannot be picked.", """
+    _ask("choice", "add a note to a list", "A choice offers <dial-option> children: the "
+         "person reads and clicks the text, the agent gets back the value (pick People to call: "
+         "the agent receives people). default preselects; disabled shows but cannot be "
+         "picked.", """
   <dial-ask id="which-list" response-type="choice" yield="list:chosen">
     Which list should the note go on?
-    <dial-option value="groceries" default="true">Groceries</dial-option>
-    <dial-option value="people">People</dial-option>
+    <dial-option value="groceries" default="true">Groceries list</dial-option>
+    <dial-option value="people">People to call</dial-option>
     <dial-option value="archive" disabled="true">Archive (read-only)</dial-option>
   </dial-ask>"""),
-    _ask("confirm", "clear all my notes", "Yes or no. Two yields name the two branches an "
-         "element could wait for with observe.", """
+    _ask("confirm", "clear all my notes", "Always Yes or No (options written on a confirm are "
+         "ignored); the agent receives yes or no. The two yields name the two branches an "
+         "element could wait for with observe. A yes approves no code: an execute that "
+         "observes clear:confirmed still needs the person's Accept on its own card.", """
   <dial-ask id="clear" response-type="confirm" yield="clear:confirmed clear:cancelled">
     Remove all 2 notes? This cannot be undone.
   </dial-ask>"""),
-    _ask("number", "keep only my newest notes", "A number; timeout says how many seconds the "
-         "agent is willing to wait.", """
+    _ask("number", "keep only my newest notes", "A number (the chat refuses anything else). "
+         "timeout is, in the schema, the seconds before the ask yields a timeout event; this "
+         "runtime does not act on it: the question waits until it is answered.", """
   <dial-ask id="keep" response-type="number" timeout="60">
     How many notes should I keep?
   </dial-ask>"""),
@@ -164,7 +169,10 @@ _SUGGESTS = (
     <dial-payload type="application/json">{"text": "buy milk"}</dial-payload>
   </dial-suggest>"""), "add a note: buy milk",
         "A proposal: the domain checks the payload against add-note's schema, the person gets "
-        "a card, and whatever they decide comes back to you as an outcome reply."),
+        "a card, and whatever they decide comes back to you as an outcome reply named by the "
+        "suggest's id: <dial-acknowledge of=\"sg-milk\" yield=\"sg-milk:done\"> (ID:STATUS). "
+        "The suggest's own yield (milk:added milk:dismissed) is not sent back: those events "
+        "fire inside this reply, for an element that waits with observe=\"milk:added\"."),
     Example("suggest-declare", "suggest · payload in the declare that follows", _dial("""
   <dial-suggest id="sg-plumber" action="add-note">
     Shall I add a reminder to call the plumber?
@@ -190,19 +198,25 @@ _OTHERS = (
   <dial-inform>From now on I'll use your groceries list.</dial-inform>"""),
         "use my groceries list",
         "A fact put into the session's shared context under context-key: the chat's Context "
-        "panel shows it, and the domain can read it. The inform beside it is what the person "
-        "reads."),
+        "panel shows it, and a domain with a declare hook is told it. The inform beside it is "
+        "what the person reads."),
     Example("execute", "execute (steps)", _dial("""
-  <dial-execute id="backup" yield="backup:done backup:failed">
-    <step env="python" id="count" yield="count:done">len(notes)</step>
-    <step env="shell" id="archive" observe="count:done" label="Archive the notes">
-      tar czf notes.tgz notes/ &amp;&amp; echo archived
+  <dial-execute id="shopping" yield="shopping:done shopping:failed">
+    <step env="python" id="make" label="Make the shopping list" yield="list:made">
+      shopping = ["milk", "bread", "eggs"]
+      shopping
     </step>
-  </dial-execute>"""), "back up my notes",
-        "Raw commands, one per <step>; steps wait for each other with observe/yield. Note "
-        "&amp;&amp; for the shell's &&. The person approves the block first; python steps run "
-        "in the notebook, shell steps are off unless enabled, so the archive step fails and "
-        "the agent is told so, step by step."),
+    <step env="python" id="count" label="Count it" observe="list:made">
+      print(len(shopping), "items:", ", ".join(shopping))
+      len(shopping)
+    </step>
+  </dial-execute>"""), "make me a shopping list",
+        "Raw commands, one per <step>; count waits for the list:made that make yields. The "
+        "card is marked Runs code and lists every command: nothing runs until the person "
+        "accepts it. Python steps run in this notebook, like a cell: after Accept, shopping "
+        "is a variable here, and what each step printed and its last line's value come back "
+        "to the agent, one outcome per step (of=\"make\", of=\"count\"). Shell steps are off unless "
+        "the playground is given a shell executor (this one has none)."),
     Example("delegate", "delegate", _dial("""
   <dial-delegate id="to-calendar" to="calendar-agent" intent="schedule-reminder"
                  yield="delegation:accepted delegation:rejected">

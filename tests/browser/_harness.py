@@ -125,6 +125,20 @@ class NotebookPage:
         (target or self.root).screenshot(path=str(path))
         return path
 
+    def kernel_value(self, expression: str) -> str:
+        """Run ``print(expression)`` in the notebook's kernel (no new cell) and read the output."""
+        self.page.evaluate(
+            """async (code) => {
+                const panel = window.jupyterapp.shell.currentWidget;
+                const future = panel.sessionContext.session.kernel.requestExecute({code});
+                window.__printed = '';
+                future.onIOPub = (msg) => {
+                    if (msg.header.msg_type === 'stream') window.__printed += msg.content.text;
+                };
+                await future.done;
+            }""", f"print({expression})")
+        return self.page.evaluate("() => window.__printed").strip()
+
     def set_theme(self, theme: str) -> None:
         self.page.evaluate("t => window.jupyterapp.commands.execute('apputils:change-theme', "
                            "{theme: t})", theme)

@@ -78,21 +78,6 @@ def lab(jupyter, browser_context) -> NotebookPage:
     notebook.page.close()
 
 
-def kernel_value(lab: NotebookPage, expression: str) -> str:
-    """Run ``expression`` in a new cell of the notebook and read what it printed."""
-    lab.page.evaluate(
-        """async (code) => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            const future = panel.sessionContext.session.kernel.requestExecute({code});
-            window.__printed = '';
-            future.onIOPub = (msg) => {
-                if (msg.header.msg_type === 'stream') window.__printed += msg.content.text;
-            };
-            await future.done;
-        }""", f"print({expression})")
-    return lab.page.evaluate("() => window.__printed").strip()
-
-
 def test_a_confirm_is_yes_or_no_and_a_yes_only_offers_the_card(lab):
     lab.say("confirm")
     ask = lab.root.locator("[data-dial-ask][data-dial-status=pending]")
@@ -110,10 +95,10 @@ def test_a_confirm_is_yes_or_no_and_a_yes_only_offers_the_card(lab):
     expect(card.locator(".dial-badge-danger")).to_have_text("⚠ Runs code")
     expect(card).to_contain_text("That was not approval to run code")
     lab.shot("hostile-confirm-card", card)
-    assert kernel_value(lab, "ran") == "[]"
+    assert lab.kernel_value("ran") == "[]"
     card.locator("[data-dial-action=dismiss]").click()
     expect(card).to_have_attribute("data-dial-status", "dismissed")
-    assert kernel_value(lab, "ran") == "[]"
+    assert lab.kernel_value("ran") == "[]"
 
 
 def test_every_step_of_a_long_block_and_every_line_of_a_command_is_on_the_card(lab):

@@ -1,9 +1,12 @@
-"""notebooks/teaching-dial.ipynb in JupyterLab 4, in headless Chromium: run all, pick the suggest
-example, send it as the agent, accept the card as the person, and read the outcome reply the
-agent receives. Screenshots (light and dark) go to tests/browser/output/teaching-*.png."""
+"""notebooks/teaching-dial.ipynb in JupyterLab 4, in headless Chromium, walked as the tour walks
+it: run all, send the suggest as the agent, accept the card as the person and read the outcome
+reply the agent receives; answer a choice; accept an execute block and find its variable in the
+kernel; see a long payload cut at a line's end; switch the domain. Screenshots (light and dark)
+go to tests/browser/output/teaching-*.png."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -37,9 +40,27 @@ def shot(lab: NotebookPage, name: str, *, page: bool = False) -> None:
         lab.page.screenshot(path=str(OUTPUT / f"teaching-{name}-page.png"))
 
 
-def pick(lab: NotebookPage, label: str) -> None:
-    menu = lab.page.locator(".dpg-root .widget-dropdown select").first
-    menu.select_option(label=label)
+def pick(lab: NotebookPage, label: str, menu: int = 0) -> None:
+    """Choose ``label`` in the example menu (``menu=1``: the domain menu)."""
+    lab.page.locator(".dpg-root .widget-dropdown select").nth(menu).select_option(label=label)
+
+
+KERNEL_RUN = """async (code) => {
+    const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    const future = kernel.requestExecute({code, silent: false, store_history: false});
+    let out = "";
+    future.onIOPub = (msg) => {
+        if (msg.header.msg_type === "stream") out += msg.content.text;
+        if (msg.header.msg_type === "error") out += msg.content.ename;
+    };
+    await future.done;
+    return out;
+}"""
+
+
+def kernel(lab: NotebookPage, code: str) -> str:
+    """What ``code`` prints when run in the notebook's kernel (an error: its name)."""
+    return lab.page.evaluate(KERNEL_RUN, code)
 
 
 def test_run_all_shows_the_playground_with_clean_panels(lab):
@@ -67,9 +88,88 @@ def test_the_suggest_example_sent_and_accepted_shows_the_outcome_reply(lab):
     card.locator("[data-dial-action=accept]").click()
     expect(card).to_have_attribute("data-dial-status", "done")
     received = root.locator("[data-dpg-received]")
-    expect(received).to_contain_text('yield="sg-milk:done"')
+    expect(received).to_contain_text('<dial-acknowledge of="sg-milk" yield="sg-milk:done">')
     expect(received).to_contain_text('"status":"done"')
+    # where sg-milk comes from: the suggest's id, not its own yield="milk:added …"
+    expect(root.locator("[data-dpg-outcome]")).to_contain_text(
+        'of="sg-milk" yield="sg-milk:STATUS">: sg-milk is its id')
+    expect(root.locator("[data-dpg-outcome]")).to_contain_text(
+        'Its own yield="milk:added milk:dismissed" is not sent back')
+    expect(root.locator("[data-dpg-read]")).to_contain_text("Here: sg-milk → done.")
+    expect(root.locator("[data-dial-inform]").last).to_have_text("Noted, thank you.")
     shot(lab, "accepted", page=True)
+
+
+def test_a_choice_shows_every_option_with_its_value_and_the_agent_receives_the_value(lab):
+    root = lab.page.locator(".dpg-root").first
+    pick(lab, "ask · response-type=\"choice\"")
+    options = root.locator("[data-dpg-option]")
+    expect(options).to_have_count(3)
+    for index, (value, label) in enumerate([("groceries", "Groceries list"),
+                                            ("people", "People to call"),
+                                            ("archive", "Archive (read-only)")]):
+        expect(options.nth(index)).to_contain_text(f'value="{value}"')
+        expect(options.nth(index)).to_contain_text(f"shown as “{label}”")
+    root.get_by_role("button", name="Send as the agent").click()
+    choices = root.locator(".dial-choice")
+    expect(choices).to_have_count(3)
+    for index, value in enumerate(["groceries", "people", "archive"]):
+        expect(choices.nth(index).locator(".dial-choice-desc")).to_have_text(value)
+    shot(lab, "choice")
+    choices.nth(1).click()
+    expect(root.locator(".dial-answered").last).to_have_text("You: People to call")
+    received = root.locator("[data-dpg-received]")
+    expect(received).to_have_text(re.compile(r"\n\npeople$"))
+
+
+def test_the_execute_example_runs_in_the_notebook_only_after_accept_on_its_card(lab):
+    root = lab.page.locator(".dpg-root").first
+    kernel(lab, "globals().pop('shopping', None)")  # the code cells below made one already
+    pick(lab, "execute (steps)")
+    root.get_by_role("button", name="Send as the agent").click()
+    card = root.locator('[data-dial-suggestion="shopping"]').last
+    expect(card).to_have_attribute("data-dial-status", "pending")
+    expect(card.locator(".dial-badge-danger")).to_have_text("⚠ Runs code")
+    steps = card.locator("[data-dial-step]")
+    expect(steps).to_have_count(2)
+    expect(steps.nth(0).locator(".dial-command")).to_have_text(
+        'shopping = ["milk", "bread", "eggs"]\nshopping')
+    expect(steps.nth(1).locator(".dial-command")).to_have_text(
+        'print(len(shopping), "items:", ", ".join(shopping))\nlen(shopping)')
+    assert kernel(lab, "print(shopping)") == "NameError"  # nothing ran before Accept
+    shot(lab, "execute-pending")
+    card.locator("[data-dial-action=accept]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    expect(steps.nth(0).locator(".dial-output-value")).to_have_text(
+        "['milk', 'bread', 'eggs']")
+    expect(steps.nth(1).locator(".dial-output-stdout")).to_have_text(
+        "3 items: milk, bread, eggs")
+    expect(steps.nth(1).locator(".dial-output-value")).to_have_text("3")
+    received = root.locator("[data-dpg-received]")
+    expect(received).to_contain_text('<dial-acknowledge of="make" yield="make:done">')
+    expect(received).to_contain_text('<dial-acknowledge of="count" yield="count:done">')
+    assert kernel(lab, "print(shopping)") == "['milk', 'bread', 'eggs']\n"
+    shot(lab, "execute-done")
+
+
+def test_a_long_payload_is_cut_at_a_line_end_saying_what_was_left_out(lab):
+    root = lab.page.locator(".dpg-root").first
+    rows = [{"id": n, "text": f"note {n}"} for n in range(200)]
+    root.locator(".dpg-editor textarea").fill(
+        '<dial version="0.1" actor="agent"><dial-inform render="table">'
+        f'<dial-payload type="application/json">{json.dumps(rows)}</dial-payload>'
+        "</dial-inform></dial>")
+    clipped = root.locator("[data-dpg-clipped]")
+    expect(clipped).to_have_count(1)
+    full = json.dumps(rows, indent=2)  # as the panel lays the payload out
+    shown = root.locator(".dpg-tree pre").last.text_content()
+    assert full.startswith(shown + "\n")  # whole lines only, never half of one
+    left = full[len(shown) + 1:]
+    expect(clipped).to_have_text(
+        f"… {left.count(chr(10)) + 1:,} more lines not shown ({len(left):,} characters)")
+    clipped.scroll_into_view_if_needed()
+    shot(lab, "clipped")
+
 
 
 def test_the_malformed_example_shows_repairs_and_the_xml_error(lab):
@@ -82,6 +182,25 @@ def test_the_malformed_example_shows_repairs_and_the_xml_error(lab):
     expect(findings.nth(1)).to_contain_text("not-well-formed")
     expect(findings.nth(1)).to_contain_text("line 3, column 36")
     shot(lab, "malformed")
+
+
+def test_switching_the_domain_starts_afresh_and_the_suggest_is_refused_without_a_card(lab):
+    root = lab.page.locator(".dpg-root").first
+    pick(lab, "suggest · with its own payload")
+    pick(lab, "sales data frame (DataFramesDomain)", menu=1)
+    expect(root.locator(".dpg-muted", has_text="New conversation")).to_be_visible()
+    expect(root.locator("[data-dial-suggestion]")).to_have_count(0)  # the chat is empty
+    expect(root.locator("[data-dpg-received]")).to_have_count(0)  # "Nothing sent yet"
+    root.get_by_role("button", name="Send as the agent").click()
+    line = root.locator('[data-dial-outcome="sg-milk"]')
+    expect(line).to_have_text("add-note: Invalid — There is no action 'add-note'.")
+    expect(root.locator("[data-dial-suggestion]")).to_have_count(0)  # no card, ever
+    received = root.locator("[data-dpg-received]")
+    expect(received).to_contain_text('yield="sg-milk:invalid"')
+    expect(received).to_contain_text('"code":"unknown-action"')
+    expect(received).to_contain_text('<context frames="1">')
+    expect(root.locator(".dpg-muted", has_text="Sent to the agent on turn 2")).to_be_visible()
+    shot(lab, "domain-switch")
 
 
 def test_the_playground_reads_well_in_the_dark_theme(lab):

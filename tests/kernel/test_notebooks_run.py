@@ -11,6 +11,29 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 
+#: What a notebook's printed outputs must hold, beyond running without error.
+SHOWN = {
+    "prototyping-a-domain.ipynb": [
+        # the offline agent, unattended: a broken payload refused, then a valid one done
+        "invalid add-todo         → [('add-todo', 'invalid'), ('add-todo', 'done')]",
+        "As expected, the domain refused my broken add-todo ('priority' misspelt as 'priorty')",
+        "“unexpected field 'priorty' (did you mean 'priority'?)”",
+        # with no key, the whole system prompt, to its last section (it used to be cut off)
+        "### list-todos\nLists the todos.",
+        '## Example reply\n<dial version="0.1" actor="agent">',
+    ],
+}
+#: What a notebook's cell results (their text) must hold.
+RESULTS = {
+    "eda-assistant.ipynb": [
+        # the unattended section filtered its own copy: the chat's sales still has 200 rows
+        "((40, 7),", "'units', 'revenue'],\n (200, 6))",
+        "False",  # the undo took the copy's new column back
+    ],
+}
+#: How many chat widgets a notebook shows with no key.
+WIDGETS = {"prototyping-a-domain.ipynb": 1}
+
 
 def test_there_is_a_quickstart():
     assert any(p.name == "quickstart.ipynb" for p in NOTEBOOKS)
@@ -29,5 +52,17 @@ def test_notebook_runs_all_cells_without_error(path, tmp_path):
                        resources={"metadata": {"path": str(tmp_path)}}).execute()
     finally:
         os.environ.update(saved)
-    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    outputs = [o for c in nb.cells for o in c.get("outputs", [])]
+    errors = [o for o in outputs if o.output_type == "error"]
     assert errors == []
+    printed = "".join(o.text for o in outputs if o.output_type == "stream")
+    for text in SHOWN.get(path.name, []):
+        assert text in printed, text
+    results = "\n".join(o.get("data", {}).get("text/plain", "") for o in outputs
+                         if o.output_type == "execute_result")
+    for text in RESULTS.get(path.name, []):
+        assert text in results, text
+    if path.name in WIDGETS:
+        views = [o for o in outputs if "application/vnd.jupyter.widget-view+json"
+                 in o.get("data", {})]
+        assert len(views) == WIDGETS[path.name]

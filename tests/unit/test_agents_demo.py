@@ -72,7 +72,7 @@ async def test_the_quickstart_path_add_accept_edit_invalid_dismiss_and_the_agent
     result = await conversation.say("list notes")
     assert said(conversation, mark) == [
         "OK, I left that out.",
-        "You have 4 notes:\n1. buy milk\n2. call Sam\n3. water the plants\n4. pay the rent"]
+        "You have 4 notes, listed above."]
     assert [n["text"] for n in notes.notes] == [
         "buy milk", "call Sam", "water the plants", "pay the rent"]
 
@@ -82,8 +82,24 @@ async def test_a_note_that_does_not_exist_comes_back_invalid_and_the_agent_asks_
     conversation, _ = talk(notes, scripted_human([{"answer": "call Sam"}, "accept"]))
     result = await conversation.say("remove note 9")
     assert [o["status"] for o in result.outcomes] == ["invalid", "done"]
-    assert said(conversation)[0] == "There is no note 9. Which one did you mean?"
+    assert said(conversation)[0] == (
+        "There is no note 9 (the notes' ids: 1, 2). Which one did you mean?")
     assert [n["text"] for n in notes.notes] == ["buy milk"]
+
+
+async def test_after_refused_edits_the_agent_says_what_was_refused_not_a_guess():
+    """remove note 2, then three edits the domain refuses: note 2 exists, and the agent
+    must not claim it does not."""
+    notes = NotesDomain(["buy milk", "call Sam"])
+    bad = {"edit": {"id": 0}}
+    conversation, _ = talk(notes, scripted_human([bad, bad, bad]))
+    result = await conversation.say("remove note 2")
+    assert [o["status"] for o in result.outcomes] == ["invalid"]
+    words = said(conversation)[-1]
+    assert "There is no note 2" not in words
+    assert words == ("That removal was refused: id must be at least 1. Nothing was removed; "
+                     "say 'remove note N' to try again.")
+    assert [n["text"] for n in notes.notes] == ["buy milk", "call Sam"]
 
 
 async def test_a_note_too_long_is_shortened_and_proposed_again():
@@ -152,10 +168,10 @@ async def test_the_eda_path_describe_filter_add_a_column_plot_and_undo_one(frame
     original = frames.namespace["sales"]
     conversation, agent = talk(frames, policy_human("accept"))
 
-    await conversation.say("describe sales")
-    table = [e for e in conversation.transcript if e["type"] == "inform"][-1]
-    assert table["text"] == "Summary of sales"
-    assert '<dial-inform render="table">' in agent.replies[-1]
+    result = await conversation.say("describe sales")
+    assert result.outcomes[0]["result"]["table"]["columns"][0] == "column"  # on the card
+    assert said(conversation)[-1] == "Summary of sales: on the card above."
+    assert "<dial-inform render=" not in agent.replies[-1]  # the table is not repeated
 
     result = await conversation.say("filter sales where region is north")
     assert result.outcomes[0]["result"]["rows_before"] == 200
@@ -169,7 +185,13 @@ async def test_the_eda_path_describe_filter_add_a_column_plot_and_undo_one(frame
 
     result = await conversation.say("plot price against size")
     assert result.outcomes[0]["action"] == "plot"
-    assert '<dial-inform render="media">Scatter of price against size' in agent.replies[-1]
+    image = result.outcomes[0]["result"]["media"][0]["src"]  # the person's, whole
+    assert image.startswith("data:image/png;base64,iVBOR") and len(image) > 5000
+    # the agent saw only a placeholder of the image: it must not show that as the chart
+    told = [e["message"] for e in conversation.transcript if e["type"] == "sent"][-1]
+    assert "characters omitted" in told
+    assert "render=\"media\"" not in agent.replies[-1]
+    assert said(conversation)[-1] == "Here is the chart above: scatter of price against size."
 
     assert frames.undo_last().action == "add-column"  # the person undoes one change
     assert frames.namespace["sales"] is north
@@ -194,7 +216,7 @@ async def test_an_unknown_column_gets_a_question_listing_the_columns(frames):
     result = await conversation.say("histogram of unitz")
     assert said(conversation)[0] == "sales has no column 'unitz'. Which column did you mean?"
     assert result.outcomes[0]["status"] == "done"
-    assert "Histogram of units" in said(conversation)
+    assert "Here is the chart above: histogram of units." in said(conversation)
 
 
 async def test_group_sort_and_counts_make_valid_proposals(frames):
@@ -205,3 +227,17 @@ async def test_group_sort_and_counts_make_valid_proposals(frames):
         assert [o["status"] for o in result.outcomes] == ["done"], words
     assert "sales_by_region" in frames.namespace
     assert frames.namespace["sales"]["price"].is_monotonic_decreasing
+
+
+def test_the_undo_hint_names_the_notebook_variable_that_holds_the_domain(monkeypatch):
+    import sys
+    import types
+
+    from dial_notebook.agents._reachable import undo_hint
+
+    domain = NotesDomain()
+    shell = types.SimpleNamespace(user_ns={"_": domain, "notes": domain, "other": 1})
+    monkeypatch.setitem(sys.modules, "IPython",
+                        types.SimpleNamespace(get_ipython=lambda: shell))
+    assert undo_hint(domain) == "notes.undo_last()"
+    assert undo_hint(NotesDomain()) == "the domain's undo_last()"

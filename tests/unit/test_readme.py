@@ -23,9 +23,11 @@ def test_ci_runs_the_readmes_test_command():
     assert "./scripts/dev test" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_the_demo_command_opens_the_quickstart_notebook():
+def test_the_demo_command_opens_the_quickstart_notebook_itself_not_the_launcher():
     script = (ROOT / "scripts" / "dev").read_text()
-    assert "notebooks/quickstart.ipynb" in script
+    # measured: --ServerApp.default_url does not change the URL jupyter lab prints; this does
+    assert "--ServerApp.root_dir=notebooks" in script
+    assert "--LabApp.default_url=/lab/tree/quickstart.ipynb" in script
     assert (ROOT / "notebooks" / "quickstart.ipynb").is_file()
 
 

@@ -387,3 +387,25 @@ async def test_a_refusals_itemised_errors_reach_the_person_but_the_agent_gets_co
     assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "invalid",
                                            "code": "invalid-payload", "field": "text",
                                            "hint": "text is required"}]
+
+
+async def test_each_refused_edit_says_how_many_more_refusals_end_the_proposal():
+    bad = {"edit": {"text": ""}}
+    human = scripted_human([bad, bad, bad])
+    conversation, *_ = conversation_for([dial(suggest("add-note", {"text": "a"})), dial("")],
+                                        human)
+    await conversation.say("x")
+    assert [s.edits_left for s in human.seen] == [None, 2, 1]
+    assert "edits_left" not in human.seen[0].to_dict()
+    assert human.seen[2].to_dict()["edits_left"] == 1
+
+
+async def test_an_acknowledge_says_which_proposal_it_is_about():
+    conversation, _, _, events = conversation_for(
+        [dial('<dial-acknowledge of="sg-1">OK, I left that out.</dial-acknowledge>',
+              "<dial-acknowledge>Fine.</dial-acknowledge>")], policy_human())
+    await conversation.say("x")
+    informs = [e for e in events if e["type"] == "inform"]
+    assert informs[0] == {"type": "inform", "text": "OK, I left that out.",
+                          "act": "acknowledge", "of": "sg-1"}
+    assert "of" not in informs[1]

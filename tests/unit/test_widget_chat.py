@@ -279,3 +279,67 @@ def test_the_front_end_module_and_styles_are_loaded():
     chat = make_chat([])
     assert "export default" in str(chat._esm)
     assert ".dial-chat" in str(chat._css)
+
+
+async def test_words_written_while_the_agent_answers_wait_and_follow_its_reply():
+    """The conversation reads in the order things happened: the reply to the first message,
+    then what the person wrote while it was coming."""
+    release = asyncio.Event()
+
+    class Slow(ScriptedConversation):
+        async def say(self, text):
+            self.emit({"type": "sent", "turn": 1, "message": text})
+            if text == "first":
+                await release.wait()
+            self.emit({"type": "inform", "text": f"reply to {text}", "act": "inform"})
+            return {"status": "idle"}
+
+    chat = ChatWidget(agent=[], domain=no_empty_text, conversation_factory=Slow)
+    first = chat.say("first")
+    await settle()
+    second = chat.say("second")
+    await settle()
+    assert chat.queued == ["second"]
+    assert [e.get("text") for e in chat.transcript if e["type"] == "person"] == ["first"]
+    release.set()
+    await first
+    await second
+    assert chat.queued == []
+    shown = [(e["type"], e.get("text")) for e in chat.transcript if e["type"] != "sent"]
+    assert shown == [("person", "first"), ("inform", "reply to first"),
+                     ("person", "second"), ("inform", "reply to second")]
+
+
+async def test_a_ping_from_the_front_end_is_answered_with_its_id():
+    chat = make_chat()
+    sent: list[dict[str, Any]] = []
+    chat.send = sent.append  # type: ignore[method-assign]
+    click(chat, type="ping", id="dial-ping-1")
+    assert sent == [{"type": "pong", "id": "dial-ping-1"}]
+
+
+async def test_after_a_refused_edit_the_card_knows_how_many_tries_are_left():
+    chat = make_chat([NOTE])
+    task = chat.say("add")
+    await settle()
+    click(chat, type="decide", token=chat.pending["token"], decision="edit", payload={"text": ""})
+    await settle()
+    assert chat.pending["issue"]["text"] == "text is empty"
+    assert "edits_left" in chat.pending  # None from this double; the runtime gives a number
+    click(chat, type="decide", token=chat.pending["token"], decision="accept")
+    await task
+
+
+async def test_a_confirm_is_put_as_yes_or_no_and_only_yes_or_no_answers_it():
+    confirm = {"type": "ask", "text": "Clear it?", "response_type": "confirm",
+               "options": [{"value": "1", "label": "No, leave everything as is"}]}
+    chat = make_chat([confirm])
+    task = chat.say("clear")
+    await settle()
+    assert chat.pending["options"] == []  # the agent's labels are never drawn
+    click(chat, type="answer", token=chat.pending["token"], value="1")
+    await settle()
+    assert chat.pending.get("kind") == "answer"  # a value the buttons never send: ignored
+    click(chat, type="answer", token=chat.pending["token"], value="no")
+    await task
+    assert chat._conversation.answers == ["no"]

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import html
+import importlib.util
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +20,12 @@ from dial_notebook.domains import NotesDomain, SchemaDomain
 from dial_notebook.widget import ChatWidget, Playground
 from dial_notebook.widget._playground_agent import FOLLOW_UP, LearnerAgent
 from dial_notebook.widget._playground_examples import EXAMPLES_BY_KEY
-from dial_notebook.widget._playground_views import lint_html, received_html
+from dial_notebook.widget._playground_views import (
+    clip,
+    envelope_html,
+    lint_html,
+    received_html,
+)
 
 from .runtime_doubles import until
 
@@ -139,7 +148,7 @@ async def test_accepting_the_card_shows_the_exact_outcome_reply_the_agent_receiv
     assert outcome_reply(result.outcomes) in shown
     assert 'yield="sg-milk:done"' in shown
     assert playground.agent.received[-1] in shown
-    assert playground.chat.transcript[-1]["text"] == "Noted, thank you."
+    assert playground.chat.transcript[-1]["text"] == "Noted, thank you."  # the canned follow-up
 
 
 async def test_an_edit_the_domain_refuses_comes_back_then_the_fix_is_reported_edited():
@@ -259,3 +268,214 @@ def test_a_playground_without_domains_or_with_an_unknown_first_example_is_refuse
         Playground(domains={})
     with pytest.raises(KeyError, match="no example 'nope'"):
         Playground(domains=DOMAINS, example="nope")
+
+
+# ---- the execute example, as shipped ---------------------------------------------------------
+
+async def accept_pending(playground: Playground, task: asyncio.Task[Any]) -> Any:
+    await until(lambda: playground.chat.pending)
+    click(playground.chat, type="decide", token=playground.chat.pending["token"],
+          decision="accept")
+    return await task
+
+
+async def test_the_execute_example_waits_for_accept_on_its_card_then_every_step_is_done():
+    playground = make()  # no executors given: python on (the runtime's default), shell off
+    playground.load("execute")
+    task = playground.send()
+    await until(lambda: playground.chat.pending)
+    card = next(e for e in playground.chat.transcript if e["type"] == "suggestion")
+    assert card["kind"] == "execute" and card["destructive"]  # drawn "Runs code"
+    assert [(s["id"], s["env"]) for s in card["payload"]["steps"]] == [
+        ("make", "python"), ("count", "python")]
+    assert not any(e["type"] == "outcome" for e in playground.chat.transcript)  # nothing ran
+    result = await accept_pending(playground, task)
+    assert [(o["id"], o["status"]) for o in result.outcomes] == [
+        ("make", "done"), ("count", "done")]
+    assert result.outcomes[0]["result"] == {"value": "['milk', 'bread', 'eggs']"}
+    assert result.outcomes[1]["result"] == {"value": "3",
+                                            "stdout": "3 items: milk, bread, eggs\n"}
+    shown = received(playground)
+    assert 'of="make" yield="make:done"' in shown and 'of="count" yield="count:done"' in shown
+    assert "3 items: milk, bread, eggs" in shown
+
+
+async def test_the_execute_examples_python_steps_run_in_the_namespace_the_executor_is_given():
+    from dial_notebook.runtime import python_executor
+
+    namespace: dict[str, Any] = {}
+    playground = Playground(domains=DOMAINS,
+                            chat_options={"executors": {"python": python_executor(namespace)}})
+    playground.load("execute")
+    await accept_pending(playground, playground.send())
+    assert namespace["shopping"] == ["milk", "bread", "eggs"]
+
+
+# ---- switching the domain (tour step 6) ----------------------------------------------------
+
+async def test_switching_to_the_sales_domain_starts_afresh_and_the_suggest_is_invalid_at_once():
+    pytest.importorskip("pandas")
+    playground = Playground()
+    await accept_pending(playground, playground.send())  # something in the chat first
+    playground.domain_menu.value = "sales data frame (DataFramesDomain)"
+    assert playground.chat.transcript == [] and "Nothing sent yet" in playground.received.value
+    assert "New conversation" in playground.status.value
+    assert playground.editor.value == EXAMPLES_BY_KEY["suggest-payload"].xml  # kept
+    result = await playground.send()
+    assert playground.chat.pending == {}  # no card, no waiting for the person
+    assert not any(e["type"] == "suggestion" for e in playground.chat.transcript)
+    outcome = next(e for e in playground.chat.transcript if e["type"] == "outcome")
+    # what the chat's status line reads: "add-note: Invalid — There is no action 'add-note'."
+    assert (outcome["action"], outcome["status"], outcome["hint"]) == (
+        "add-note", "invalid", "There is no action 'add-note'.")
+    assert [o["code"] for o in result.outcomes] == ["unknown-action"]
+    shown = received(playground)
+    assert "turn 2" in shown and 'yield="sg-milk:invalid"' in shown
+    assert '<context frames="1">' in shown
+
+
+# ---- the parser panel cuts at line ends, saying what it left out -----------------------------
+
+def test_clip_keeps_whole_lines_and_says_how_many_lines_and_characters_are_left_out():
+    text = "\n".join(f"line {n:03d}" for n in range(1, 401))  # 400 lines of 8 characters
+    shown, note = clip(text, limit=100)
+    assert shown.split("\n") == [f"line {n:03d}" for n in range(1, 12)]  # 11 whole lines
+    assert note == f"… 389 more lines not shown ({len(text) - len(shown) - 1:,} characters)"
+    assert clip("short", limit=100) == ("short", "")
+
+
+def test_clip_cuts_inside_a_line_only_when_the_first_line_alone_is_too_long():
+    shown, note = clip("x" * 150 + "\nnext\nlast", limit=100)
+    assert shown == "x" * 100
+    assert note == "… the rest of this line and 2 more lines not shown (60 characters)"
+    assert clip("y" * 120, limit=100)[1] == "… the rest of this line not shown (20 characters)"
+
+
+def test_a_long_payload_in_the_parser_panel_ends_at_a_line_end_with_what_was_left_out():
+    rows = ",\n".join(f'  {{"id": {n}, "text": "note number {n}"}}' for n in range(300))
+    playground = make()
+    playground.editor.value = ('<dial version="0.1" actor="agent"><dial-inform render="table">'
+                               f'<dial-payload type="application/json">[\n{rows}\n]'
+                               "</dial-payload></dial-inform></dial>")
+    parsed = html.unescape(playground.parsed.value)
+    shown = parsed.split("<pre>")[-1].split("</pre>")[0]
+    full = json.dumps([{"id": n, "text": f"note number {n}"} for n in range(300)], indent=2)
+    assert len(shown) <= 2000 and full.startswith(shown + "\n")  # whole lines only
+    left = full[len(shown) + 1:]
+    assert (f"… {left.count(chr(10)) + 1:,} more lines not shown ({len(left):,} characters)"
+            in parsed)
+
+
+def test_the_received_panel_is_cut_at_a_line_end_too():
+    message = "\n".join(f"row {n}" for n in range(10_000))
+    shown = html.unescape(received_html(message, 2))
+    body = shown.split("<pre data-dpg-received=\"\">")[1].split("</pre>")[0]
+    assert body.split("\n")[-1].startswith("row ") and message.startswith(body)
+    assert f"row {len(body.split(chr(10))) - 1}" == body.split("\n")[-1]
+    assert "more lines not shown" in shown
+
+
+# ---- options: every one shown the same way -------------------------------------------------
+
+def options_shown(text: str) -> list[str]:
+    """Each option row of the parser panel as plain text."""
+    rows = re.findall(r'<li data-dpg-option="">(.*?)</li>', envelope_html(text))
+    return [html.unescape(re.sub(r"<[^>]+>", "", row)) for row in rows]
+
+
+def test_every_option_of_the_choice_shows_its_value_then_its_text():
+    assert options_shown(EXAMPLES_BY_KEY["ask-choice"].xml) == [
+        'option value="groceries" default="true" shown as “Groceries list”',
+        'option value="people" shown as “People to call”',
+        'option value="archive" disabled="true" shown as “Archive (read-only)”',
+    ]
+
+
+def test_a_confirm_shows_the_yes_and_no_it_offers_the_same_way_and_ignores_agent_options():
+    assert options_shown(EXAMPLES_BY_KEY["ask-confirm"].xml) == [
+        'option value="yes" shown as “Yes”', 'option value="no" shown as “No”']
+    written = ('<dial version="0.1" actor="agent"><dial-ask response-type="confirm">Go?'
+               '<dial-option value="yes">No, leave it</dial-option></dial-ask></dial>')
+    assert options_shown(written) == [
+        'option value="yes" shown as “Yes”', 'option value="no" shown as “No”',
+        'option value="yes" shown as “No, leave it” ignored: a confirm is always Yes / No']
+
+
+def test_options_on_an_ask_that_is_not_a_choice_are_shown_ignored():
+    written = ('<dial version="0.1" actor="agent"><dial-ask response-type="text">Name?'
+               "<dial-option value='a'>A</dial-option></dial-ask></dial>")
+    assert options_shown(written) == [
+        'option value="a" shown as “A” ignored: only a choice offers options']
+
+
+def test_an_option_without_text_is_shown_as_its_value_as_the_chat_shows_it():
+    written = ('<dial version="0.1" actor="agent"><dial-ask response-type="choice">Which?'
+               '<dial-option value="red"/></dial-ask></dial>')
+    assert options_shown(written) == ['option value="red" shown as “red”']
+
+
+# ---- where the outcome's id comes from -----------------------------------------------------
+
+def test_the_parser_panel_says_the_outcome_is_named_by_the_suggests_id_not_its_yields():
+    parsed = html.unescape(envelope_html(EXAMPLES_BY_KEY["suggest-payload"].xml))
+    assert '<dial-acknowledge of="sg-milk" yield="sg-milk:STATUS">: sg-milk is its id' in parsed
+    assert 'Its own yield="milk:added milk:dismissed" is not sent back' in parsed
+    anonymous = EXAMPLES_BY_KEY["suggest-payload"].xml.replace(' id="sg-milk"', "")
+    assert "the id the runtime gives it, as it has none (sg-1, sg-2 …)" in html.unescape(
+        envelope_html(anonymous))
+
+
+def test_the_parser_panel_says_an_execute_comes_back_per_step_by_the_steps_ids():
+    parsed = html.unescape(envelope_html(EXAMPLES_BY_KEY["execute"].xml))
+    assert "named by the step's id (of=\"make\", of=\"count\")" in parsed
+    assert 'dismissed, as one for the block: of="shopping"' in parsed
+
+
+async def test_a_suggest_without_an_id_comes_back_as_the_runtimes_sg_n():
+    playground = make()
+    playground.editor.value = EXAMPLES_BY_KEY["suggest-payload"].xml.replace(' id="sg-milk"', "")
+    await accept_pending(playground, playground.send())
+    assert 'of="sg-1" yield="sg-1:done"' in received(playground)
+
+
+async def test_the_received_panel_explains_each_outcome_by_its_id_and_status():
+    playground = make()
+    await accept_pending(playground, playground.send())
+    shown = received(playground)
+    assert "is one outcome, named by the id of your suggest or execute step" in shown
+    assert "Here: sg-milk → done." in shown
+    assert "Your elements' own yield events are never sent back" in shown
+
+
+def test_the_received_panel_explains_nothing_when_no_outcome_starts_the_message():
+    assert "data-dpg-read" not in received_html('<context notes="2"/>\n\nhello <dial>', 1)
+
+
+# ---- the notebook's tour says what the playground does -------------------------------------
+
+def tour() -> str:
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make_teaching_notebook.py"
+    spec = importlib.util.spec_from_file_location("make_teaching_notebook", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return next(text for kind, text in module.CELLS if "## A tour for a class" in text)
+
+
+async def test_the_tour_quotes_what_the_playground_actually_shows():
+    text = " ".join(tour().split())
+    playground = make()
+    await accept_pending(playground, playground.send())
+    accepted = received(playground)
+    assert '<dial-acknowledge of="sg-milk" yield="sg-milk:done">' in text
+    assert '<dial-acknowledge of="sg-milk" yield="sg-milk:done">' in accepted
+    example = EXAMPLES_BY_KEY["suggest-payload"].xml
+    assert 'id="sg-milk"' in example and 'yield="milk:added milk:dismissed"' in example
+    assert '`yield="milk:added milk:dismissed"`' in text
+    assert "Not accepted: text must not be empty" in text  # the card's words for the refusal
+    assert NotesDomain().validate("add-note", {"text": ""})["hint"] == "text must not be empty"
+    choice = EXAMPLES_BY_KEY["ask-choice"].xml
+    assert 'value="people">People to call<' in choice and "**People to call**" in text
+    assert "3 items: milk, bread, eggs" in text and "`shopping`" in text
+    assert "*add-note: Invalid — There is no action 'add-note'.*" in text
+    assert "`sales data frame (DataFramesDomain)`" in text
+    assert "sales data frame (DataFramesDomain)" in Playground().domain_menu.options

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from dial_notebook.agents import ScriptedAgent
 from dial_notebook.dial import lint, parse
 from dial_notebook.dial._elements import RENDER_VALUES, RESPONSE_TYPES
 from dial_notebook.domains import NotesDomain
+from dial_notebook.runtime import Conversation, policy_human, python_executor
 from dial_notebook.widget._playground_examples import EXAMPLES, EXAMPLES_BY_KEY, MALFORMED
 
 VALID = [example for example in EXAMPLES if example is not MALFORMED]
@@ -85,3 +87,42 @@ def test_once_its_xml_is_fixed_lint_names_the_misspelt_element():
 
 def test_keys_are_unique():
     assert len(EXAMPLES_BY_KEY) == len(EXAMPLES)
+
+
+def test_the_execute_example_is_python_only_its_second_step_waiting_for_the_first():
+    block = parse(EXAMPLES_BY_KEY["execute"].xml).elements[0]
+    assert [(s.id, s.env) for s in block.steps] == [("make", "python"), ("count", "python")]
+    make, count = block.steps
+    assert count.observe in make.yields
+    note = EXAMPLES_BY_KEY["execute"].note
+    for words in ("Runs code", "accepts it", "shell executor", "shopping"):
+        assert words in note
+
+
+def test_the_execute_example_run_as_its_note_says_leaves_shopping_in_the_namespace():
+    namespace: dict[str, object] = {}
+    agent = ScriptedAgent([EXAMPLES_BY_KEY["execute"].xml,
+                           '<dial version="0.1" actor="agent"><dial-phatic signal="typing"/>'
+                           "</dial>"])
+    result = Conversation(agent=agent, domain=NotesDomain(), human=policy_human("accept"),
+                          executors={"python": python_executor(namespace)}).say_sync("go")
+    assert [o["status"] for o in result.outcomes] == ["done", "done"]
+    assert result.outcomes[1]["result"]["stdout"] == "3 items: milk, bread, eggs\n"
+    assert namespace["shopping"] == ["milk", "bread", "eggs"]
+
+
+def test_every_option_of_the_choice_has_text_unlike_its_value_so_the_chat_shows_each_value():
+    # the chat shows an option's value under its text when the two differ (case aside)
+    options = parse(EXAMPLES_BY_KEY["ask-choice"].xml).elements[0].options
+    assert len(options) == 3
+    assert all(o.label and o.label.lower() != o.value.lower() for o in options)
+    assert [(o.default, o.disabled) for o in options] == [(True, False), (False, False),
+                                                          (False, True)]
+
+
+def test_the_suggest_note_names_the_outcome_by_the_suggests_id_not_by_its_yields():
+    example = EXAMPLES_BY_KEY["suggest-payload"]
+    suggest = parse(example.xml).elements[0]
+    assert suggest.id == "sg-milk" and suggest.yields == ("milk:added", "milk:dismissed")
+    assert f'of="{suggest.id}" yield="{suggest.id}:done"' in example.note
+    assert "milk:added milk:dismissed) is not sent back" in example.note

@@ -1,0 +1,132 @@
+"""The EDA assistant notebook as a new user meets it in JupyterLab: Run All, then every request
+its markdown lists, in the chat, with real clicks.
+
+- Run All leaves ``sales`` as it was loaded (the unattended section works on its own copy);
+- ``describe sales`` shows its table on the card, numbers rounded, scrolling inside its box
+  with the first column in view, and not repeated as a JSON blob;
+- ``plot price against size`` shows the chart: the image really loads (``naturalWidth > 0``);
+- the filter, the new column and the group-by change the notebook's frames once accepted;
+- the undo hint names a variable that exists.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from ._harness import NotebookPage, open_notebook
+
+pytestmark = pytest.mark.browser
+
+EDA = Path(__file__).resolve().parents[2] / "notebooks" / "eda-assistant.ipynb"
+
+
+@pytest.fixture(scope="module")
+def eda(jupyter, browser_context) -> NotebookPage:
+    shutil.copy(EDA, jupyter["root"] / "eda-assistant.ipynb")
+    notebook = open_notebook(browser_context, jupyter["base"], "eda-assistant.ipynb", app="lab")
+    notebook.app = "eda"
+    notebook.page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
+        "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=60000)
+    yield notebook
+    notebook.page.close()
+
+
+def done_card(nb: NotebookPage, action: str):
+    card = nb.root.locator(f"[data-dial-suggestion]:has(.dial-action-name:text-is('{action}'))").last
+    expect(card).to_have_attribute("data-dial-status", "done", timeout=15000)
+    return card
+
+
+def pending_card(nb: NotebookPage, action: str):
+    card = nb.root.locator(f"[data-dial-suggestion]:has(.dial-action-name:text-is('{action}'))").last
+    expect(card).to_have_attribute("data-dial-status", "pending", timeout=15000)
+    return nb.card(card.get_attribute("data-dial-suggestion"))
+
+
+def test_run_all_leaves_sales_as_it_was_loaded(eda):
+    assert eda.kernel_value("(sales.shape, 'revenue' in sales.columns)") == "((200, 6), False)"
+
+
+def test_describe_shows_a_readable_table_that_fits_its_card(eda):
+    card = done_card(eda, "describe")  # the notebook's own chat.say("describe sales")
+    table = card.locator("[data-dial-result] table")
+    expect(table).to_be_visible()
+    expect(card.locator(".dial-outcome")).not_to_contain_text('{"')  # no JSON blob
+    cells = table.locator("td.dial-num").all_inner_texts()
+    assert cells and all(len(text) <= 12 for text in cells)  # rounded, not 17 digits
+    wrap = card.locator("[data-dial-result] .dial-table-wrap")
+    fits = wrap.evaluate("""w => {
+        const card = w.closest('[data-dial-suggestion]').getBoundingClientRect();
+        const box = w.getBoundingClientRect();
+        const first = w.querySelector('tbody td');
+        return {inside: box.right <= card.right + 1 && box.left >= card.left - 1,
+                scrolls: w.scrollWidth > w.clientWidth,
+                sticky: getComputedStyle(first).position};
+    }""")
+    assert fits["inside"] and fits["sticky"] == "sticky"
+    eda.shot("describe", card)
+    if fits["scrolls"]:
+        wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+        eda.page.wait_for_timeout(200)
+        first = wrap.locator("tbody td").first
+        box, cell = wrap.bounding_box(), first.bounding_box()
+        assert cell["x"] >= box["x"] - 1  # the row names stay in view
+        eda.shot("describe-scrolled", card)
+
+
+def test_the_chart_is_the_domains_own_image_and_it_loads(eda):
+    eda.say("plot price against size")
+    card = done_card(eda, "plot")
+    image = card.locator("[data-dial-result] img")
+    expect(image).to_be_visible()
+    eda.page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                               arg=image.element_handle())
+    expect(card).not_to_contain_text("base64")
+    broken = eda.root.locator("img").evaluate_all(
+        "imgs => imgs.filter((i) => i.complete && i.naturalWidth === 0).length")
+    assert broken == 0
+    eda.shot("chart", card)
+
+
+def test_a_filter_accepted_really_changes_sales(eda):
+    eda.say("filter sales where region is north")
+    card = pending_card(eda, "filter-rows")
+    card.locator("[data-dial-action=accept]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    assert eda.kernel_value("set(sales['region'])") == "{'North'}"
+    expect(card.locator(".dial-card-ack")).to_contain_text("frames.undo_last()")
+    assert eda.kernel_value("callable(frames.undo_last)") == "True"
+
+
+def test_a_new_column_with_an_edited_expression(eda):
+    eda.say("add a column revenue = price * units")
+    card = pending_card(eda, "add-column")
+    card.locator("[data-dial-action=edit]").click()
+    expression = card.locator("[data-dial-path=expression] .dial-input")
+    expect(expression).to_have_value("price * units")
+    expression.fill("round(price * units, 2)")
+    card.locator("[data-dial-action=save-edit]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    assert eda.kernel_value("'revenue' in sales.columns") == "True"
+
+
+def test_totals_by_region_make_a_new_frame(eda):
+    eda.say("total units by region")
+    card = pending_card(eda, "group-aggregate")
+    card.locator("[data-dial-action=accept]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    assert eda.kernel_value("type(sales_by_region).__name__") == "DataFrame"
+
+
+def test_undo_in_the_chat_names_what_to_run(eda):
+    eda.say("undo")
+    reply = eda.root.locator("[data-dial-inform]").last
+    expect(reply).to_contain_text("frames.undo_last()")
+    eda.set_theme("JupyterLab Dark")
+    eda.shot("dark", eda.root)
+    eda.set_theme("JupyterLab Light")
