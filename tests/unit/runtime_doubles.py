@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from dial_notebook.dial import Declare, parse
+from dial_notebook.dial import Declare, lint, parse
 
 
 class NoteError(Exception):
@@ -152,3 +152,23 @@ async def until(condition: Any, seconds: float = 5.0) -> None:
         if loop.time() > end:
             raise AssertionError("the condition never held")
         await asyncio.sleep(0.001)
+
+
+class LintChecked:
+    """An agent whose every reply is checked to be DIAL without lint errors as it is sent."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.replies: list[str] = []
+
+    def send(self, message: str) -> str:
+        text = self.agent.send(message)
+        errors = [f for f in lint(text) if f.severity == "error"]
+        assert errors == [], (text, errors)
+        self.replies.append(text)
+        return text
+
+
+def said(conversation: Any, since: int = 0) -> list[str]:
+    """What the person read from the agent (informs and questions), from event ``since``."""
+    return [e["text"] for e in conversation.transcript[since:] if e["type"] in ("inform", "ask")]

@@ -9,34 +9,15 @@ import pandas
 import pytest
 
 from dial_notebook.agents import DemoAgent
-from dial_notebook.dial import lint
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import Conversation, policy_human, scripted_human
 
-
-class Checked:
-    """The demo agent, with every reply it gives checked to be DIAL the runtime reads."""
-
-    def __init__(self, agent: DemoAgent) -> None:
-        self.agent = agent
-        self.replies: list[str] = []
-
-    def send(self, message: str) -> str:
-        text = self.agent.send(message)
-        errors = [f for f in lint(text) if f.severity == "error"]
-        assert errors == [], (text, errors)
-        self.replies.append(text)
-        return text
+from .runtime_doubles import LintChecked, said
 
 
-def talk(domain: Any, human: Any) -> tuple[Conversation, Checked]:
-    agent = Checked(DemoAgent(domain))
+def talk(domain: Any, human: Any) -> tuple[Conversation, LintChecked]:
+    agent = LintChecked(DemoAgent(domain))
     return Conversation(agent=agent, domain=domain, human=human), agent
-
-
-def said(conversation: Conversation, since: int = 0) -> list[str]:
-    """What the person read from the agent (informs and questions), from event ``since``."""
-    return [e["text"] for e in conversation.transcript[since:] if e["type"] in ("inform", "ask")]
 
 
 async def test_the_quickstart_path_add_accept_edit_invalid_dismiss_and_the_agent_reacts():

@@ -20,11 +20,12 @@ from referencing.jsonschema import DRAFT202012
 import dial_notebook
 from dial_notebook.agents import DemoAgent, SchemaDemoAgent, _demo_schema, _schema_payloads
 from dial_notebook.agents._schema_payloads import KINDS, PayloadMaker, from_pattern
-from dial_notebook.dial import lint
 from dial_notebook.domains import ActionError, SchemaDomain
 from dial_notebook.domains.dataframes import SCHEMAS as FRAME_SCHEMAS
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import Conversation, policy_human, scripted_human
+
+from .runtime_doubles import LintChecked, said
 
 # -- domains ---------------------------------------------------------------------------------
 
@@ -357,29 +358,9 @@ def test_a_schema_that_accepts_anything_cannot_be_broken():
 
 # -- conversations ---------------------------------------------------------------------------
 
-class Checked:
-    """The agent, with every reply it gives checked to be DIAL without lint errors."""
-
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-        self.replies: list[str] = []
-
-    def send(self, message: str) -> str:
-        text = self.agent.send(message)
-        errors = [f for f in lint(text) if f.severity == "error"]
-        assert errors == [], (text, errors)
-        self.replies.append(text)
-        return text
-
-
-def talk(domain: Any, human: Any) -> tuple[Conversation, Checked]:
-    agent = Checked(SchemaDemoAgent(domain))
+def talk(domain: Any, human: Any) -> tuple[Conversation, LintChecked]:
+    agent = LintChecked(SchemaDemoAgent(domain))
     return Conversation(agent=agent, domain=domain, human=human), agent
-
-
-def said(conversation: Conversation, since: int = 0) -> list[str]:
-    """What the person read from the agent (informs and questions), from event ``since``."""
-    return [e["text"] for e in conversation.transcript[since:] if e["type"] in ("inform", "ask")]
 
 
 def cards(conversation: Conversation, since: int = 0) -> list[dict[str, Any]]:
