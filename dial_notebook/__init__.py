@@ -8,15 +8,10 @@ was accepted; the agent is told what became of every proposal.
     'agent'
 """
 
-from .agents import (
-    AgentError,
-    AnthropicAgent,
-    DemoAgent,
-    OpenAIAgent,
-    SchemaDemoAgent,
-    ScriptedAgent,
-    system_prompt,
-)
+import importlib as _importlib
+from typing import Any as _Any
+
+from ._version import __version__
 from .dial import (
     Acknowledge,
     Ask,
@@ -40,33 +35,40 @@ from .dial import (
     parse_all,
     to_xml,
 )
-from .domains import ActionError, DataFramesDomain, NotesDomain, SchemaDomain, load_sales
-from .interaction import (
-    Answer,
-    ConsoleProvider,
-    Question,
-    ScriptedProvider,
-    UserInteractionError,
-    ask_user,
-    use_provider,
-)
-from .runtime import (
-    BlockingSayError,
-    Conversation,
-    ConversationBusyError,
-    Delegation,
-    SayResult,
-    StepError,
-    Suggestion,
-    http_executor,
-    policy_human,
-    python_executor,
-    scripted_human,
-    shell_executor,
-)
-from .widget import ChatWidget, Playground
 
-__version__ = "0.1.0"
+#: Loaded when first used: the runtime, the widget (anywidget, ipywidgets), the agents, the
+#: domains (jsonschema) and the ask-the-person seam, so that ``import dial_notebook.dial`` —
+#: parsing and lint — needs none of them.
+_LAZY = {
+    **dict.fromkeys(("BlockingSayError", "Conversation", "ConversationBusyError", "Delegation",
+                     "SayResult", "StepError", "Suggestion", "http_executor", "policy_human",
+                     "python_executor", "scripted_human", "shell_executor"), ".runtime"),
+    **dict.fromkeys(("ChatWidget", "Playground"), ".widget"),
+    **dict.fromkeys(("AgentError", "AnthropicAgent", "DemoAgent", "OpenAIAgent",
+                     "SchemaDemoAgent", "ScriptedAgent", "system_prompt"), ".agents"),
+    **dict.fromkeys(("ActionError", "DataFramesDomain", "NotesDomain", "SchemaDomain",
+                     "load_sales"), ".domains"),
+    **dict.fromkeys(("Answer", "ConsoleProvider", "Question", "ScriptedProvider",
+                     "UserInteractionError", "ask_user", "use_provider"), ".interaction"),
+}
+
+
+def __getattr__(name: str) -> _Any:
+    if name == "__test__":  # for doctest: public classes are shown as dial_notebook.X, so
+        # their examples are found here (loading the lazy layers only when doctest asks)
+        return {n: v for n in __all__ if isinstance(v := globals().get(n) or __getattr__(n),
+                                                     type)}
+    layer = _LAZY.get(name)
+    if layer is None:
+        raise AttributeError(f"module 'dial_notebook' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(layer, __name__), name)
+    globals()[name] = value  # the next access is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Acknowledge",

@@ -119,7 +119,7 @@ The runtime needs no widget: a `Conversation` with a *policy human* (one who alw
 plays the same reply from a script. The second message the agent receives starts with the outcome
 reply, then the domain's context."""),
     ("code", """\
-from dial_notebook import Conversation, NotesDomain, ScriptedAgent, policy_human
+from dial_notebook import Conversation, NotesDomain, ScriptedAgent, policy_human, python_executor
 
 agent = ScriptedAgent([
     playground.examples["suggest-payload"].xml,
@@ -130,15 +130,17 @@ result = await conversation.say("add a note: buy milk")
 print(result.status, [outcome["status"] for outcome in result.outcomes])
 print(agent.received[-1])"""),
     ("markdown", """\
-The execute example runs the same way, one outcome per step. Its python steps run in this
-notebook's namespace, as a cell would, so `shopping` is a variable here afterwards. (A policy
-human accepts everything, code included: fine for a reply you wrote, never for a model's.)"""),
+The execute example runs the same way, one outcome per step. Its python steps run where the
+python executor is told: here this notebook's namespace (`get_ipython().user_ns`, what the
+chat widget gives it too), so `shopping` is a variable here afterwards. (A policy human
+accepts everything, code included: fine for a reply you wrote, never for a model's.)"""),
     ("code", """\
 agent = ScriptedAgent([
     playground.examples["execute"].xml,
     '<dial version="0.1" actor="agent"><dial-acknowledge>Noted.</dial-acknowledge></dial>',
 ])
-conversation = Conversation(agent=agent, domain=NotesDomain(), human=policy_human("accept"))
+conversation = Conversation(agent=agent, domain=NotesDomain(), human=policy_human("accept"),
+                            executors={"python": python_executor(get_ipython().user_ns)})
 result = await conversation.say("make me a shopping list")
 for outcome in result.outcomes:
     print(outcome["id"], outcome["status"], outcome["result"])

@@ -1,4 +1,4 @@
-"""The conversation the kernel and browser tests play: a scripted agent that answers the
+"""The conversation the kernel and browser tests play: an agent that answers the
 person's words by rule (replies are DIAL XML strings), and the real notes domain. The file is pasted into a notebook cell as it is, so it imports only what a
 notebook has."""
 
@@ -36,7 +36,7 @@ def _payload(value: object) -> str:
     return f"<dial-payload type=\"application/json\">{_esc(json.dumps(value))}</dial-payload>"
 
 
-class ScriptedAgent:
+class RuleAgent:
     """Replies by rule to the person's words (the message's last paragraph)."""
 
     def __init__(self, slow_seconds: float = 4.0) -> None:

@@ -16,6 +16,7 @@ importing this package needs neither; creating an agent without its SDK says wha
     '<dial><dial-inform>hi</dial-inform></dial>'
 """
 
+from .. import _public
 from ._anthropic import AnthropicAgent
 from ._demo import DemoAgent
 from ._demo_schema import SchemaDemoAgent
@@ -23,6 +24,9 @@ from ._errors import AgentError, MissingSDKError
 from ._openai import OpenAIAgent
 from ._prompt import system_prompt
 from ._scripted import ScriptedAgent, ScriptExhaustedError
+
+# exported at the package's top too: shown there as dial_notebook.X
+_public.shown_as_top_level(AgentError, AnthropicAgent, DemoAgent, OpenAIAgent, SchemaDemoAgent, ScriptedAgent)
 
 __all__ = [
     "AgentError",

@@ -8,9 +8,16 @@ in ``messages``; with ``stream=True`` each ``text_delta`` goes to ``on_chunk``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Unpack
 
-from ._llm import LLMAgent, OnChunk
+from .._options import keyword_signature
+from ._llm import LLM_DEFAULTS, LLMAgent, LLMOptions
+
+
+class AnthropicOptions(LLMOptions, total=False):
+    """``LLMOptions`` and the longest reply, in tokens (the Messages API requires one)."""
+
+    max_tokens: int
 
 
 class AnthropicAgent(LLMAgent):
@@ -21,7 +28,7 @@ class AnthropicAgent(LLMAgent):
         base_url: default ``ANTHROPIC_BASE_URL`` or Anthropic's own.
         api_key: default ``ANTHROPIC_API_KEY``.
         max_tokens: the longest reply, in tokens (the API requires one; default 4096).
-        The rest as for ``OpenAIAgent``; ``**options`` go to ``messages.create``.
+        The rest as for ``OpenAIAgent``; ``**request`` goes to ``messages.create``.
 
         agent = AnthropicAgent(model="claude-sonnet-4-5", domain=notes, stream=True,
                                on_chunk=print)
@@ -34,27 +41,9 @@ class AnthropicAgent(LLMAgent):
     url_variable = "ANTHROPIC_BASE_URL"
     default_url = "https://api.anthropic.com"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        system: str | None = None,
-        domain: Any = None,
-        stream: bool = False,
-        on_chunk: OnChunk | None = None,
-        max_tokens: int = 4096,
-        timeout: float = 120.0,
-        max_retries: int = 2,
-        max_retry_wait: float = 60.0,
-        **options: Any,
-    ) -> None:
-        super().__init__(
-            model=model, base_url=base_url, api_key=api_key, system=system, domain=domain,
-            stream=stream, on_chunk=on_chunk, timeout=timeout, max_retries=max_retries,
-            max_retry_wait=max_retry_wait, options={"max_tokens": max_tokens, **options},
-        )
+    def __init__(self, model: str, **options: Unpack[AnthropicOptions]) -> None:
+        max_tokens = options.pop("max_tokens", 4096)
+        super().__init__(model, **options, max_tokens=max_tokens)  # type: ignore[call-arg]
 
     def _make_client(self, api_key: str) -> Any:
         return self._sdk.AsyncAnthropic(
@@ -80,3 +69,8 @@ class AnthropicAgent(LLMAgent):
             async for event in stream:
                 if event.type == "content_block_delta" and event.delta.type == "text_delta":
                     yield event.delta.text
+
+
+AnthropicAgent.__init__.__signature__ = keyword_signature(  # type: ignore[attr-defined]
+    AnthropicAgent.__init__, AnthropicOptions, {**LLM_DEFAULTS, "max_tokens": 4096},
+    rest="request")

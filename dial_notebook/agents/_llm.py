@@ -33,8 +33,9 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict, Unpack
 
+from .._options import keyword_signature
 from ._errors import AgentError, MissingSDKError, redact
 from ._history import History
 from ._prompt import system_prompt
@@ -76,6 +77,26 @@ class Secret:
     __str__ = __repr__
 
 
+class LLMOptions(TypedDict, total=False):
+    """The options both SDK agents take (see ``OpenAIAgent``), written once."""
+
+    base_url: str | None
+    api_key: str | None
+    system: str | None
+    domain: Any
+    stream: bool
+    on_chunk: OnChunk | None
+    timeout: float
+    max_retries: int
+    max_retry_wait: float
+
+
+#: Each option's default.
+LLM_DEFAULTS: dict[str, Any] = {"base_url": None, "api_key": None, "system": None,
+                                "domain": None, "stream": False, "on_chunk": None,
+                                "timeout": 120.0, "max_retries": 2, "max_retry_wait": 60.0}
+
+
 class LLMAgent:
     """Base of ``OpenAIAgent`` and ``AnthropicAgent`` (see their docstrings)."""
 
@@ -86,21 +107,19 @@ class LLMAgent:
     url_variable: ClassVar[str]
     default_url: ClassVar[str]
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        system: str | None = None,
-        domain: Any = None,
-        stream: bool = False,
-        on_chunk: OnChunk | None = None,
-        timeout: float = 120.0,
-        max_retries: int = 2,
-        max_retry_wait: float = 60.0,
-        options: dict[str, Any] | None = None,
-    ) -> None:
+    #: What every request carries unless the caller says otherwise (a subclass adds to it).
+    request_defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, model: str, **options: Unpack[LLMOptions]) -> None:
+        # the options this class knows; any other keyword goes to the SDK's request as it is
+        settings = {**LLM_DEFAULTS, **{k: v for k, v in options.items() if k in LLM_DEFAULTS}}
+        request = {k: v for k, v in options.items() if k not in LLM_DEFAULTS}
+        self._setup(model, request={**self.request_defaults, **request}, **settings)
+
+    def _setup(self, model: str, *, base_url: str | None, api_key: str | None,
+               system: str | None, domain: Any, stream: bool, on_chunk: OnChunk | None,
+               timeout: float, max_retries: int, max_retry_wait: float,
+               request: dict[str, Any]) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError(f"{type(self).__name__}: model must be a model name, not {model!r}")
         self._sdk = import_sdk(self.sdk, type(self).__name__, self.extra)
@@ -112,7 +131,8 @@ class LLMAgent:
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
-        self.options = dict(options or {})
+        #: Passed to the SDK's request (``temperature``, ``max_tokens`` …).
+        self.options = dict(request)
         self.history = History(system if system is not None else system_prompt(domain))
         self._key = Secret.of(api_key or os.environ.get(self.key_variable))
 
@@ -344,3 +364,9 @@ def retry_after(headers: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+# help() and editors show every option as a real parameter (the TypedDict is the one list);
+# any other keyword goes to the SDK's request
+LLMAgent.__init__.__signature__ = keyword_signature(  # type: ignore[attr-defined]
+    LLMAgent.__init__, LLMOptions, LLM_DEFAULTS, rest="request")

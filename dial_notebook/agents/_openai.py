@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ._errors import AgentError
-from ._llm import LLMAgent, OnChunk
+from ._llm import LLMAgent
 
 
 class OpenAIAgent(LLMAgent):
@@ -29,7 +29,7 @@ class OpenAIAgent(LLMAgent):
         timeout: seconds to wait for the server outside a conversation (default 120).
         max_retries: tries again after 429 / 5xx, waiting what the server asks.
         max_retry_wait: longest wait (seconds) a retry may ask for before giving up.
-        **options: passed to ``chat.completions.create`` (``temperature``, ``max_tokens`` …).
+        **request: passed to ``chat.completions.create`` (``temperature``, ``max_tokens`` …).
 
         agent = OpenAIAgent(model="llama3.2", base_url="http://localhost:11434/v1",
                             domain=notes)
@@ -41,27 +41,6 @@ class OpenAIAgent(LLMAgent):
     key_variable = "OPENAI_API_KEY"
     url_variable = "OPENAI_BASE_URL"
     default_url = "https://api.openai.com/v1"
-
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        system: str | None = None,
-        domain: Any = None,
-        stream: bool = False,
-        on_chunk: OnChunk | None = None,
-        timeout: float = 120.0,
-        max_retries: int = 2,
-        max_retry_wait: float = 60.0,
-        **options: Any,
-    ) -> None:
-        super().__init__(
-            model=model, base_url=base_url, api_key=api_key, system=system, domain=domain,
-            stream=stream, on_chunk=on_chunk, timeout=timeout, max_retries=max_retries,
-            max_retry_wait=max_retry_wait, options=options,
-        )
 
     def _make_client(self, api_key: str) -> Any:
         return self._sdk.AsyncOpenAI(

@@ -7,6 +7,7 @@ This layer knows nothing of conversations.
     (Inform(text='hi', id=None, observe=None, yields=(), addressed_to=None, lang='en', payload=None, render='prose'),)
 """
 
+from .. import _public
 from ._build import nesting_depth
 from ._elements import (
     ELEMENT_CLASSES,
@@ -32,6 +33,9 @@ from ._parse import MAX_REPLY_CHARS, parse, parse_all
 from ._scan import extract_prose
 from ._serialise import to_xml
 from ._unicode import hidden_characters, reveal
+
+# exported at the package's top too: shown there as dial_notebook.X
+_public.shown_as_top_level(Acknowledge, Ask, Declare, Delegate, Element, Envelope, Execute, Finding, Inform, Option, Payload, Phatic, Repair, Step, Suggest)
 
 __all__ = [
     "ELEMENT_CLASSES",

@@ -13,7 +13,7 @@ runs; zero-width and other invisible characters hide text in plain sight; contro
     (U+115F, U+1160, U+3164, U+FFA0), letters that draw nothing
 
 ``reveal`` replaces each with its visible name, ``⟨U+202E⟩``; the front end does the same with
-one regular expression over the same categories (``js/widget.js: revealHidden``), and a test
+one regular expression over the same categories (``js/src/text.js: revealHidden``), and a test
 checks that both agree over every code point.
 
     >>> hidden_characters("ls\\u202e -la")

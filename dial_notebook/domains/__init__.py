@@ -8,11 +8,15 @@
 - ``ActionError``: what a run function raises to fail with a code, a field and a hint.
 """
 
+from .. import _public
 from ._errors import ActionError
 from ._sales import load_sales
 from ._schema_domain import ActionSpec, RunRecord, SchemaDomain
 from .dataframes import DataFramesDomain
 from .notes import NotesDomain
+
+# exported at the package's top too: shown there as dial_notebook.X
+_public.shown_as_top_level(ActionError, DataFramesDomain, NotesDomain, SchemaDomain)
 
 __all__ = [
     "ActionError",

@@ -7,7 +7,7 @@ exception that has them.
     >>> raise ActionError("no such note", code="not-found", field="id", hint="list the notes first")
     Traceback (most recent call last):
     ...
-    dial_notebook.domains._errors.ActionError: no such note
+    dial_notebook.ActionError: no such note
 """
 
 from __future__ import annotations

@@ -33,11 +33,12 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 import referencing.jsonschema
 from referencing import Registry, Resource
 
+from .._options import keyword_signature
 from ._errors import ActionError, refusal
 from ._hints import did_you_mean
 from ._preview import check_template, render, summary
@@ -107,6 +108,25 @@ class ActionSpec:
             return default
 
 
+class ActionOptions(TypedDict, total=False):
+    """How the runtime treats an action, and its functions (see ``ActionSpec``): the options
+    of ``SchemaDomain.action`` and ``add_action``, written once."""
+
+    mutates: bool
+    destructive: bool
+    handoff: bool
+    preview: str | PreviewFunction | None
+    undo: UndoFunction | None
+    check: CheckFunction | None
+    description: str | None
+
+
+#: Each option's default.
+ACTION_DEFAULTS: dict[str, Any] = {"mutates": True, "destructive": False, "handoff": False,
+                                   "preview": None, "undo": None, "check": None,
+                                   "description": None}
+
+
 @dataclass(frozen=True)
 class RunRecord:
     """A successful run of a mutating action, kept so that it can be undone."""
@@ -174,23 +194,18 @@ class SchemaDomain:
         schema: Mapping[str, Any] | None = None,
         *,
         name: str | None = None,
-        mutates: bool = True,
-        destructive: bool = False,
-        handoff: bool = False,
-        preview: str | PreviewFunction | None = None,
-        undo: UndoFunction | None = None,
-        check: CheckFunction | None = None,
-        description: str | None = None,
+        **options: Unpack[ActionOptions],
     ) -> Callable[[F], F]:
         """Decorate a run function to make it an action (named after it: ``add_note`` is
-        ``'add-note'``). The function is returned unchanged. See ``ActionSpec`` for the rest."""
+        ``'add-note'``). The function is returned unchanged. The options are ``ActionSpec``'s.
+
+            @todo.action(schema={"type": "object"}, mutates=False)
+            def list_todos(payload): ...
+        """
 
         def decorate(run: F) -> F:
-            self.add_action(
-                name or run.__name__.replace("_", "-"), schema=schema, run=run, mutates=mutates,
-                destructive=destructive, handoff=handoff, preview=preview, undo=undo,
-                check=check, description=description,
-            )
+            self.add_action(name or run.__name__.replace("_", "-"), schema=schema, run=run,
+                            **options)
             return run
 
         return decorate
@@ -201,20 +216,19 @@ class SchemaDomain:
         *,
         schema: Mapping[str, Any] | None = None,
         run: RunFunction | None = None,
-        mutates: bool = True,
-        destructive: bool = False,
-        handoff: bool = False,
-        preview: str | PreviewFunction | None = None,
-        undo: UndoFunction | None = None,
-        check: CheckFunction | None = None,
-        description: str | None = None,
+        **options: Unpack[ActionOptions],
     ) -> ActionSpec:
         """Add an action; raises ``ValueError`` for a bad name or schema, ``TypeError`` for a
-        flag or function of the wrong type. ``schema`` defaults to any object."""
-        spec = self._build(
-            name, schema=schema, run=run, mutates=mutates, destructive=destructive,
-            handoff=handoff, preview=preview, undo=undo, check=check, description=description,
-        )
+        flag or function of the wrong type, or an option there is not (naming the closest).
+        ``schema`` defaults to any object. The options are ``ActionSpec``'s.
+
+            todo.add_action("list-todos", run=lambda payload: todos, mutates=False)
+        """
+        unknown = [key for key in options if key not in ACTION_DEFAULTS]
+        if unknown:
+            raise TypeError(f"action {name!r}: there is no option {unknown[0]!r}"
+                            f"{did_you_mean(unknown[0], ACTION_DEFAULTS)}")
+        spec = self._build(name, schema=schema, run=run, **options)
         self._register(spec)
         self._verify_schema(spec)
         return spec
@@ -602,3 +616,10 @@ class SchemaDomain:
 
 def _first_paragraph(doc: str | None) -> str:
     return " ".join(doc.split("\n\n", 1)[0].split()) if doc else ""
+
+
+# help() and editors show each option as a real parameter (the TypedDict is the one list)
+SchemaDomain.action.__signature__ = keyword_signature(  # type: ignore[attr-defined]
+    SchemaDomain.action, ActionOptions, ACTION_DEFAULTS)
+SchemaDomain.add_action.__signature__ = keyword_signature(  # type: ignore[attr-defined]
+    SchemaDomain.add_action, ActionOptions, ACTION_DEFAULTS)

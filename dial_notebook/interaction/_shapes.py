@@ -153,6 +153,7 @@ class AnswerItem:
 class Answer:
     """The person's answer: one item per question, in the request's order.
 
+        >>> from dial_notebook.interaction import AnswerItem
         >>> Answer((AnswerItem("lang", ("Python",)),))["lang"].selected
         ('Python',)
     """

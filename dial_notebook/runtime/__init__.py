@@ -20,33 +20,66 @@ notebook widget behave the same. This layer knows nothing of Jupyter.
     ('idle', 2, ['done'])
 """
 
-from ._ask import Ask
+from .. import _public
 from ._budget import REPLY_SECONDS, time_left
+from ._contract import (
+    EVENT_SHAPES,
+    AskEvent,
+    DeclareEvent,
+    DelegateEvent,
+    InformEvent,
+    NoReplyEvent,
+    OutcomeEvent,
+    PhaticEvent,
+    ReplyEvent,
+    SentEvent,
+    SuggestionEvent,
+    TurnLimitEvent,
+)
 from ._conversation import Conversation, ConversationBusyError, SayResult
-from ._delegate import Delegation
 from ._events import EVENT_TYPES
 from ._executors import StepError, python_executor, shell_executor
 from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
-from ._suggestion import MAX_EDIT_ATTEMPTS, Suggestion
+from ._ports import Agent, Domain, Human
+from ._suggestion import MAX_EDIT_ATTEMPTS
 from ._sync import BlockingSayError
+from ._values import Delegation, PendingAsk, Suggestion
+
+# exported at the package's top too: shown there as dial_notebook.X
+_public.shown_as_top_level(BlockingSayError, Conversation, ConversationBusyError, Delegation, SayResult, StepError, Suggestion)
 
 __all__ = [
+    "EVENT_SHAPES",
     "EVENT_TYPES",
     "MAX_EDIT_ATTEMPTS",
     "NEEDS_REPLY",
     "REPLY_SECONDS",
-    "Ask",
+    "Agent",
+    "AskEvent",
     "BlockingSayError",
     "Conversation",
     "ConversationBusyError",
+    "DeclareEvent",
+    "DelegateEvent",
     "Delegation",
+    "Domain",
+    "Human",
+    "InformEvent",
+    "NoReplyEvent",
+    "OutcomeEvent",
+    "PendingAsk",
+    "PhaticEvent",
     "PolicyHuman",
+    "ReplyEvent",
     "SayResult",
     "ScriptedHuman",
+    "SentEvent",
     "StepError",
     "Suggestion",
+    "SuggestionEvent",
+    "TurnLimitEvent",
     "http_executor",
     "policy_human",
     "python_executor",

@@ -27,40 +27,12 @@ Unanswered questions are left out. A question without text is answered by its ba
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 from ..dial import Ask as AskElement
 from ._state import Reply
+from ._values import PendingAsk
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A question put to the person.
-
-    ``id`` is the element's id, or ``ask-N`` when it had none; ``options`` are dicts with
-    ``value``, ``label``, ``default`` and ``disabled``.
-
-        >>> Ask(id="zone", text="Which zone?").to_dict()["response_type"]
-        'text'
-    """
-
-    id: str
-    text: str
-    response_type: str = "text"
-    options: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ask as a JSON-able dict (the ``ask`` event's fields)."""
-        return {
-            "id": self.id,
-            "text": self.text,
-            "response_type": self.response_type,
-            "options": [dict(o) for o in self.options],
-        }
-
-
-def ask_from(element: AskElement, ask_id: str) -> Ask:
+def ask_from(element: AskElement, ask_id: str) -> PendingAsk:
     """The question as the person gets it. A confirm is yes or no: its options, if the agent
     gave any, are dropped (lint says they are ignored), so no agent label can pose as an
     answer it is not — "No, leave everything as is" with the value that counts as yes."""
@@ -69,7 +41,7 @@ def ask_from(element: AskElement, ask_id: str) -> Ask:
         {"value": o.value, "label": o.label, "default": o.default, "disabled": o.disabled}
         for o in element.options
     ]
-    return Ask(id=ask_id, text=element.text, response_type=element.response_type,
+    return PendingAsk(id=ask_id, text=element.text, response_type=element.response_type,
                options=options)
 
 
@@ -94,7 +66,7 @@ async def on_ask(reply: Reply, element: AskElement) -> str:
     return answer
 
 
-def _quoted(ask: Ask, answer: str) -> str:
+def _quoted(ask: PendingAsk, answer: str) -> str:
     if not ask.text:
         return answer
     quote = "\n".join(f"> {line}" if line else ">" for line in ask.text.splitlines())

@@ -28,20 +28,19 @@ ones end ``superseded``, an action cut short ends ``failed``, and all of it is o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..dial import outcome_reply
-from ._ask import Ask
 from ._events import Event, Events, OnEvent
 from ._executors import Executors
 from ._outcomes import Outcome
-from ._ports import AgentPort, DomainPort, HumanPort
+from ._ports import Agent, AgentPort, Domain, DomainPort, Human, HumanPort
 from ._reply import handle
 from ._state import Reply, State
-from ._suggestion import Suggestion
 from ._sync import BlockingSayError, SyncRunner
+from ._values import PendingAsk, Suggestion
 
 
 class ConversationBusyError(RuntimeError):
@@ -86,7 +85,9 @@ class Conversation:
             default; ``full_dial=False`` behaves exactly as the reference runtime, which
             ignores them. Observe/yield applies either way.
         executors: env → ``fn(step)`` (sync or async), over the defaults: ``python`` runs in
-            the notebook's namespace; ``shell`` and ``http`` are off unless given
+            a namespace of the conversation's own (``python_executor(get_ipython().user_ns)``
+            runs it in the notebook's, as the ChatWidget does); ``shell`` and ``http`` are off
+            unless given
             (``shell_executor(timeout=…)``, ``http_executor(…)``); ``None`` turns one off.
         actors: actor id → a callable (called with the ``Delegation``) or an agent (an object
             with ``send``), for ``<dial-delegate to=…>``.
@@ -101,9 +102,9 @@ class Conversation:
     def __init__(
         self,
         *,
-        agent: Any,
-        domain: Any,
-        human: Any,
+        agent: Agent | Callable[[str], Any],
+        domain: Domain,
+        human: Human,
         on_event: OnEvent | None = None,
         timeout: float | None = 90.0,
         max_turns: int = 8,
@@ -144,7 +145,7 @@ class Conversation:
         return self._state.events.transcript
 
     @property
-    def pending(self) -> Suggestion | Ask | None:
+    def pending(self) -> Suggestion | PendingAsk | None:
         """The suggestion or question waiting for the person right now, if any."""
         return self._state.pending
 
@@ -178,8 +179,9 @@ class Conversation:
 
     @property
     def namespace(self) -> dict[str, Any] | None:
-        """Where python steps run: the notebook's namespace in a kernel, else the
-        conversation's own dict (None when the python executor is not the default kind)."""
+        """Where python steps run: the namespace its python executor was given (the
+        notebook's, from a ChatWidget), else the conversation's own dict (None when the python
+        executor is not the default kind)."""
         python = self._state.executors.python
         return python.namespace if python is not None else None
 

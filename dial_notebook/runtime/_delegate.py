@@ -26,43 +26,16 @@ once either way: nobody else has the exchange, so the agent must carry on.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..dial import Delegate
 from ._outcomes import failure, interrupted, jsonable, returned
 from ._ports import AgentPort, call
 from ._state import Reply
+from ._values import Delegation
 from ._yields import Resolution
 
 DELEGATE = "delegate"
-
-
-@dataclass(frozen=True)
-class Delegation:
-    """A hand-off as an actor receives it: ``context`` is the ``<dial-context>`` payload's
-    value (or its text), None when there is none."""
-
-    id: str
-    to: str
-    intent: str | None = None
-    text: str = ""
-    context: Any = None
-    resume: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "to": self.to, "intent": self.intent, "text": self.text,
-                "context": self.context, "resume": self.resume}
-
-    def message(self) -> str:
-        """The hand-off as a message to an agent: text, intent, context JSON (those present)."""
-        parts = [self.text] if self.text else []
-        if self.intent:
-            parts.append(f"Intent: {self.intent}")
-        if self.context is not None:
-            parts.append(json.dumps(self.context, ensure_ascii=False))
-        return "\n\n".join(parts)
 
 
 def delegation_from(element: Delegate, did: str) -> Delegation:

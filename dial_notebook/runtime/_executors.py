@@ -5,9 +5,9 @@ An executor is ``fn(step)``, sync or async: ``step`` is the ``dial.Step`` to run
 (JSON-able is best) and raises to fail; a ``StepError``'s ``code`` / ``hint`` reach the agent.
 
     env       default                          enable
-    python    on: ``python_executor()`` — runs in the notebook's own namespace (IPython's
-              ``user_ns`` inside a kernel, else a dict the executor holds), so ``df.describe()``
-              sees the user's ``df``; stdout / stderr captured; result
+    python    on: ``python_executor(namespace)`` — runs in the namespace it is given (the
+              ChatWidget gives it the notebook's, so ``df.describe()`` sees the user's ``df``;
+              a Conversation alone gets a dict of its own); stdout / stderr captured; result
               ``{'value': repr of the last expression, 'stdout', 'stderr'}`` (those present)
     shell     off                              ``executors={'shell': shell_executor(timeout=30)}``
               ``bash -c COMMAND`` in a subprocess with a timeout; result
@@ -38,7 +38,6 @@ import io
 import os
 import shutil
 import signal
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -66,31 +65,22 @@ def cut(text: str) -> str:
     return text[:MAX_OUTPUT] + f"\n… ({len(text) - MAX_OUTPUT} more characters cut)"
 
 
-def _notebook_namespace() -> dict[str, Any] | None:
-    """IPython's user namespace when running in IPython (a notebook kernel), else None."""
-    shell = sys.modules.get("IPython")
-    get = getattr(shell, "get_ipython", None) if shell is not None else None
-    ip = get() if callable(get) else None
-    ns = getattr(ip, "user_ns", None)
-    return ns if isinstance(ns, dict) else None
-
-
 class PythonExecutor:
     """Runs python steps in a namespace, like a notebook cell (the last expression's value is
-    the result). ``namespace``: the dict to run in; None: the notebook's, else ``own``."""
+    the result). ``namespace``: the dict to run in; None: a dict of its own (``own``).
+
+    The runtime reads no notebook state: a surface that has a notebook (the ChatWidget) hands
+    the notebook's namespace in."""
 
     def __init__(self, namespace: dict[str, Any] | None = None) -> None:
-        self._namespace = namespace
-        #: The namespace used outside a notebook when none was given.
+        #: The namespace steps run in when none was given.
         self.own: dict[str, Any] = {}
+        self._namespace = namespace if namespace is not None else self.own
 
     @property
     def namespace(self) -> dict[str, Any]:
         """Where the next step runs."""
-        if self._namespace is not None:
-            return self._namespace
-        notebook = _notebook_namespace()
-        return notebook if notebook is not None else self.own
+        return self._namespace
 
     def __call__(self, step: Step) -> dict[str, Any]:
         namespace = self.namespace
@@ -123,7 +113,7 @@ class PythonExecutor:
         return result
 
     def __repr__(self) -> str:
-        return "python_executor()" if self._namespace is None else "python_executor(namespace)"
+        return "python_executor()" if self._namespace is self.own else "python_executor(namespace)"
 
 
 def _line_of(exc: BaseException, name: str) -> int | None:
@@ -137,7 +127,8 @@ def _line_of(exc: BaseException, name: str) -> int | None:
 
 
 def python_executor(namespace: dict[str, Any] | None = None) -> PythonExecutor:
-    """The python executor: runs a step's code in ``namespace`` (default: the notebook's own).
+    """The python executor: runs a step's code in ``namespace`` (default: a dict of its own;
+    in a notebook, pass ``get_ipython().user_ns`` — the ChatWidget does).
 
         >>> ns = {}
         >>> python_executor(ns)(Step(command="total = 1 + 1", env="python")), ns["total"]

@@ -6,7 +6,7 @@ A surface (a terminal, the notebook widget) provides its own with the same two m
     answer(ask)        -> text, or '' / None for no answer (the question stands)
 
 Both ready-made humans answer at once (plain methods, no event loop needed) and record what they
-were shown in ``seen``: ``Suggestion`` and ``Ask`` objects, in order.
+were shown in ``seen``: ``Suggestion`` and ``PendingAsk`` objects, in order.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._ask import Ask
-from ._suggestion import Suggestion
+from ._values import PendingAsk, Suggestion
 
 Decision = dict[str, Any]
 
@@ -33,13 +32,13 @@ class PolicyHuman:
         self.decision = decision
         self.answer_with = answer_with
         #: What the human was shown, in order.
-        self.seen: list[Suggestion | Ask] = []
+        self.seen: list[Suggestion | PendingAsk] = []
 
     def decide(self, suggestion: Suggestion) -> Decision:
         self.seen.append(suggestion)
         return {self.decision: True}
 
-    def answer(self, ask: Ask) -> str | None:
+    def answer(self, ask: PendingAsk) -> str | None:
         self.seen.append(ask)
         return self.answer_with
 
@@ -57,14 +56,14 @@ class ScriptedHuman:
                 raise ValueError(f"scripted_human: {step!r} is not one of {_STEP_FORMS}")
         self._next = 0
         #: What the human was shown, in order.
-        self.seen: list[Suggestion | Ask] = []
+        self.seen: list[Suggestion | PendingAsk] = []
 
     @property
     def remaining(self) -> list[str | Mapping[str, Any]]:
         """The steps not taken yet."""
         return self.steps[self._next:]
 
-    def _take(self, kind: str, shown: Suggestion | Ask) -> str | Mapping[str, Any]:
+    def _take(self, kind: str, shown: Suggestion | PendingAsk) -> str | Mapping[str, Any]:
         self.seen.append(shown)
         if self._next >= len(self.steps):
             raise LookupError(f"scripted_human: no scripted step left for this {kind}: {shown!r}")
@@ -80,7 +79,7 @@ class ScriptedHuman:
             return dict(step)
         raise ValueError(f"scripted_human: expected a decision for {suggestion.id}, got {step!r}")
 
-    def answer(self, ask: Ask) -> str | None:
+    def answer(self, ask: PendingAsk) -> str | None:
         step = self._take("question", ask)
         if isinstance(step, Mapping) and "answer" in step:
             return step["answer"]

@@ -22,6 +22,8 @@ naming it, and the turn loop calls every method the same way:
             needs_event_loop              True for a surface whose answers arrive as events on
                                           the running loop (say_sync refuses such a human)
 
+``Agent``, ``Domain`` and ``Human`` are the ports as ``Protocol``s, for type checkers and
+readers; the constructor checks them at run time (a missing method fails at once, named).
 Only ``agent.send``, ``domain.run`` and ``human.decide`` are required; the rest have the
 spec's defaults (every payload valid, preview = the action name, no context, no answer).
 An action whose spec does not say ``mutates`` counts as mutating: it is asked, never run alone.
@@ -33,10 +35,37 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ._budget import charged, current_budget
 from ._work import in_thread, is_async, start
+
+
+class Agent(Protocol):
+    """The transport to an agent (or the agent may be a callable taking the message)."""
+
+    def send(self, message: str) -> str | Awaitable[str]:
+        """The agent's reply to ``message`` (sync, or a coroutine)."""
+        ...
+
+
+class Domain(Protocol):
+    """The vocabulary a conversation acts on; only ``run`` is required (see the header)."""
+
+    actions: Mapping[str, Any]
+
+    def run(self, action: str, payload: Any) -> Any:
+        """Run ``action``; return its result (or an awaitable); raise to fail."""
+        ...
+
+
+class Human(Protocol):
+    """The person, or a policy standing in for one; ``answer`` is optional."""
+
+    def decide(self, suggestion: Any) -> Mapping[str, Any] | Awaitable[Mapping[str, Any]]:
+        """``{'accept': True}`` | ``{'dismiss': True}`` | ``{'edit': payload}`` |
+        ``{'say': text}``."""
+        ...
 
 
 async def call(fn: Callable[..., Any], *args: Any) -> Any:

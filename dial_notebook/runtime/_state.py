@@ -17,15 +17,12 @@ actors a ``<dial-delegate>`` may hand over to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._events import Events
 from ._outcomes import NEEDS_REPLY, Outcome, outcome
 from ._ports import DomainPort, HumanPort
-
-if TYPE_CHECKING:
-    from ._ask import Ask
-    from ._suggestion import Suggestion
+from ._values import PendingAsk, Suggestion
 
 
 @dataclass(eq=False)
@@ -39,8 +36,8 @@ class State:
     owed_outcomes: list[Outcome] = field(default_factory=list)
     #: The person's words from inside the conversation that have not reached the agent.
     owed_words: list[str] = field(default_factory=list)
-    #: What waits for the person right now: a Suggestion, an Ask, or None.
-    pending: Suggestion | Ask | None = None
+    #: What waits for the person right now: a Suggestion, a PendingAsk, or None.
+    pending: Suggestion | PendingAsk | None = None
     #: How many suggestion ids the runtime assigned (sg-1, sg-2 …), across turns and says.
     assigned: int = 0
     #: How many ask ids the runtime assigned (ask-1, ask-2 …).
@@ -99,7 +96,7 @@ class Reply:
     turn: int = 0
     outcomes: list[Outcome] = field(default_factory=list)
     #: (question, answer) for every question the person answered.
-    answers: list[tuple[Ask, str]] = field(default_factory=list)
+    answers: list[tuple[PendingAsk, str]] = field(default_factory=list)
     #: What the person wrote instead of deciding; once set, the rest of the reply is superseded.
     said: str | None = None
     #: Events fired by a confirm ask the person answered yes in this reply (an execute card

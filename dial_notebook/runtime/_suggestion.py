@@ -34,48 +34,13 @@ from ._budget import EDIT_SECONDS, Budget, spending
 from ._outcomes import ended, failure, returned, timed_out
 from ._ports import ActionSpec
 from ._state import Reply
+from ._values import Suggestion
 from ._work import TimedOut, on_end, until_done
 
 #: Refused edits after which a suggestion ends invalid.
 MAX_EDIT_ATTEMPTS = 3
 
 _DECISIONS = "{'accept': True}, {'dismiss': True}, {'edit': payload} or {'say': text}"
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """A proposal as the person sees it.
-
-    ``text`` is the agent's own wording, ``preview`` the domain's, ``issue`` why the last
-    edit was refused: a dict with ``code`` / ``field`` / ``hint`` (those the domain gave) and
-    ``errors`` when the domain itemised them.
-
-        >>> Suggestion(id="sg-1", action="add-note", payload={"text": "milk"}).to_dict()["id"]
-        'sg-1'
-    """
-
-    id: str
-    action: str
-    text: str = ""
-    payload: Any = None
-    preview: str = ""
-    destructive: bool = False
-    issue: dict[str, Any] | None = None
-    #: After a refused edit: how many more refusals end the proposal ``invalid`` (1: the next).
-    edits_left: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The suggestion as a JSON-able dict (``issue`` and ``edits_left`` only after a
-        refused edit)."""
-        data = {
-            "id": self.id, "action": self.action, "text": self.text, "payload": self.payload,
-            "preview": self.preview, "destructive": self.destructive,
-        }
-        if self.issue is not None:
-            data["issue"] = dict(self.issue)
-        if self.edits_left is not None:
-            data["edits_left"] = self.edits_left
-        return data
 
 
 def has_payload(suggest: Suggest) -> bool:

@@ -14,12 +14,18 @@ pending card, still answerable.
     answer(ask)        ──▶ pending = {kind: 'answer', token, index, options}     ──▶ click
     close() while pending ──▶ decision {'say': ''} (superseded), answer None
     ask_user(questions) ──▶ one panel, answered by Submit (the provider half: _questions.py)
+
+Two question channels, on purpose: an agent's ``<dial-ask>`` is part of the conversation (its
+card, answered inline, the answer goes to the agent with the next message), while ``ask_user``
+serves code outside the conversation (a tool, a domain action) with batched questions whose
+answers go back to that code (see ``dial_notebook.interaction``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,10 +41,18 @@ from ._serialise import json_safe
 _MAX_UPLOAD = 50 * 1024 * 1024
 
 
-def _front_end(name: str) -> Path:
-    """The front-end file: ``js/`` at the repo root in a checkout, else inside the package."""
-    checkout = Path(__file__).resolve().parents[2] / "js"
-    return (checkout if checkout.is_dir() else Path(__file__).resolve().parent / "js") / name
+#: The front end as anywidget loads it: the bundle esbuild makes from js/src (``npm run
+#: build``), committed inside the package, so a checkout, an editable install and a wheel all
+#: load the same files and none needs Node.
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def notebook_namespace() -> dict[str, Any] | None:
+    """The notebook's namespace (IPython's ``user_ns``) when in a kernel, else None."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    namespace = getattr(shell, "user_ns", None)
+    return namespace if isinstance(namespace, dict) else None
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -72,13 +86,13 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     Example (in a notebook cell):
 
-        >>> chat = ChatWidget(agent=agent, domain=domain)   # doctest: +SKIP
-        >>> chat                                            # doctest: +SKIP
-        >>> task = chat.say("add a note: buy milk")          # doctest: +SKIP
+        chat = ChatWidget(agent=agent, domain=domain)
+        chat
+        task = chat.say("add a note: buy milk")
     """
 
-    _esm = _front_end("widget.js")
-    _css = _front_end("widget.css")
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
 
     transcript = traitlets.List(help="Every event so far, JSON-able, plus the person's words "
                                      "as {'type': 'person', 'text'}.").tag(sync=True)
@@ -119,6 +133,15 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                               ("executors", executors), ("actors", actors)) if v is not None}
         if conversation_factory is None:
             from dial_notebook.runtime import Conversation as conversation_factory
+            from dial_notebook.runtime import python_executor
+
+            # python steps run in this notebook's namespace (the runtime reads no IPython
+            # state: the surface that has a notebook hands it in), unless told otherwise
+            namespace = notebook_namespace()
+            if full_dial is not False and namespace is not None and "python" not in (
+                    executors or {}):
+                full_options["executors"] = {"python": python_executor(namespace),
+                                             **(executors or {})}
         self.domain = domain
         self.files: dict[str, bytes] = {}
         self._conversation = conversation_factory(
@@ -142,9 +165,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         superseded); while a question waits, they answer it; while the agent is still
         answering, they wait in ``queued`` and are sent (and shown) once it is done.
 
-            >>> task = chat.say("add a note: buy milk")   # doctest: +SKIP
-            >>> (await task).status                        # doctest: +SKIP
-            'idle'
+            task = chat.say("add a note: buy milk")
+            (await task).status   # 'idle'
         """
         loop = self._use_loop()
         text = str(text)
@@ -180,7 +202,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         The runtime keeps owed outcomes and answers; the person's own words are not kept when
         their first send got no reply, so they are sent again here.
 
-            >>> task = chat.retry()   # doctest: +SKIP
+            task = chat.retry()
         """
         return self._start(self._use_loop(), self._run(self._unsent))
 

@@ -88,10 +88,10 @@ class Playground(widgets.VBox):
 
     Example (in a notebook cell):
 
-        >>> playground = Playground()                  # doctest: +SKIP
-        >>> playground                                 # doctest: +SKIP
-        >>> playground.load("ask-choice")              # doctest: +SKIP
-        >>> task = playground.send()                   # doctest: +SKIP
+        playground = Playground()
+        playground
+        playground.load("ask-choice")
+        task = playground.send()
     """
 
     def __init__(

@@ -16,9 +16,9 @@ and waits for the person's Submit (or Approve / Decline of a plan review).
 
 One request is shown at a time; a second ``ask`` waits until the first is answered or aborted.
 
-    >>> chat = ChatWidget(agent=agent, domain=domain)                 # doctest: +SKIP
-    >>> chat                                                          # doctest: +SKIP
-    >>> answer = await ask_user([{"id": "go", "question": "Deploy?",  # doctest: +SKIP
+    chat = ChatWidget(agent=agent, domain=domain)
+    chat
+    answer = await ask_user([{"id": "go", "question": "Deploy?",
     ...                           "options": ["Yes", "No"]}])
 """
 
@@ -58,7 +58,7 @@ class QuestionsProvider(traitlets.HasTraits):
     The widget registers itself the first time it is displayed (``provide()`` does it by hand,
     e.g. for a widget shown inside a container) and disposes of its handle in ``close()``.
 
-        >>> chat.provide()         # doctest: +SKIP
+        chat.provide()
         True
     """
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import nbformat
 
+from dial_notebook.widget._chat_widget import STATIC  # the bundle ChatWidget loads
+
 CHROMIUM = os.environ.get("DIAL_CHROMIUM", "/usr/bin/chromium")
 OUTPUT = Path(__file__).resolve().parent / "output"
 SCENARIO = Path(__file__).resolve().parents[1] / "widget_scenario.py"
@@ -192,9 +194,10 @@ MOUNT = """async ([source, css, state]) => {
 
 
 def mount_widget(context, state: dict):
-    """A blank page with widget.js rendered from ``state`` and a model double that records
-    what the view sends (``window.sent``) and lets a test change traits (``window.model.set``)."""
-    root = Path(__file__).resolve().parents[2] / "js"
+    """A blank page with the widget's bundle (the files ChatWidget loads) rendered from
+    ``state`` and a model double that records what the view sends (``window.sent``) and lets a
+    test change traits (``window.model.set``)."""
+    root = STATIC
     page = context.new_page()
     page.goto("about:blank")
     full = {"transcript": [], "pending": {}, "thinking": False, "running": False,

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 CELL = """\
 from dial_notebook.widget import ChatWidget
 domain = notes_domain()
-chat = ChatWidget(agent=ScriptedAgent(slow_seconds=3), domain=domain, title="Notes assistant")
+chat = ChatWidget(agent=RuleAgent(slow_seconds=3), domain=domain, title="Notes assistant")
 chat"""
 
 NOTEBOOK_STATE = """() => {

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 WIDGET_CELL = """\
 from dial_notebook.widget import ChatWidget
 domain = notes_domain()
-chat = ChatWidget(agent=ScriptedAgent(slow_seconds=4), domain=domain, timeout=1.5,
+chat = ChatWidget(agent=RuleAgent(slow_seconds=4), domain=domain, timeout=1.5,
                   title="Notes assistant")
 chat"""
 

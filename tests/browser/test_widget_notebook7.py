@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 WIDGET_CELL = """\
 from dial_notebook.widget import ChatWidget
 domain = notes_domain()
-chat = ChatWidget(agent=ScriptedAgent(), domain=domain, title="Notes (Notebook 7)")
+chat = ChatWidget(agent=RuleAgent(), domain=domain, title="Notes (Notebook 7)")
 chat"""
 
 

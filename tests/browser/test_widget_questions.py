@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 WIDGET_CELL = """\
 from dial_notebook.widget import ChatWidget
-chat = ChatWidget(agent=ScriptedAgent(), domain=notes_domain(), title="Report assistant")
+chat = ChatWidget(agent=RuleAgent(), domain=notes_domain(), title="Report assistant")
 chat"""
 
 ASKING_CELL = """\

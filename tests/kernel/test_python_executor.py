@@ -1,7 +1,8 @@
 """The python executor in a real kernel: an approved step changes the user's own DataFrame.
 
-The conversation runs in the kernel with the default executors, so python steps run in
-IPython's ``user_ns`` — the notebook's namespace — exactly where the user's ``df`` lives.
+The conversation runs in the kernel with the python executor given the notebook's namespace
+(IPython's ``user_ns``, as the ChatWidget gives it; the runtime itself reads no IPython state),
+so python steps run exactly where the user's ``df`` lives.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.kernel
 SETUP = '''
 import json
 import pandas as pd
-from dial_notebook.runtime import Conversation, policy_human
+from dial_notebook.runtime import Conversation, policy_human, python_executor
 
 df = pd.DataFrame({"price": [10.0, 20.0, 30.0]})
 
@@ -39,7 +40,8 @@ class Domain:
 
 replies = iter([STEPS, "<dial><dial-inform>Added.</dial-inform></dial>"])
 conversation = Conversation(agent=lambda message: next(replies), domain=Domain(),
-                            human=policy_human("accept"), full_dial=True)
+                            human=policy_human("accept"), full_dial=True,
+                            executors={"python": python_executor(get_ipython().user_ns)})
 '''
 
 

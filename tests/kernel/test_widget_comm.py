@@ -29,7 +29,7 @@ def kernel(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         assert version.startswith(request.param[-1]), version
         k.run("import json\nfrom dial_notebook.widget import ChatWidget\n"
               "domain = notes_domain()\n"
-              "chat = ChatWidget(agent=ScriptedAgent(slow_seconds=3), domain=domain, "
+              "chat = ChatWidget(agent=RuleAgent(slow_seconds=3), domain=domain, "
               "timeout=1.0)\nchat")
         yield k
 

@@ -22,7 +22,7 @@ SETUP = """\
 import asyncio, json
 from dial_notebook.interaction import active_provider, ask_user
 from dial_notebook.widget import ChatWidget
-chat = ChatWidget(agent=ScriptedAgent(), domain=notes_domain())
+chat = ChatWidget(agent=RuleAgent(), domain=notes_domain())
 results = {}
 def start(name, questions, signal=None):
     async def run():

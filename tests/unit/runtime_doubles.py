@@ -1,4 +1,5 @@
-"""Test doubles for the runtime's tests: a notes domain, scripted agents, reply builders."""
+"""Test doubles for the runtime's tests: a notes domain, reply builders, and the public
+``ScriptedAgent`` (re-exported here: one scripted agent for every test)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import asyncio
 import json
 from typing import Any
 
+from dial_notebook.agents import ScriptedAgent
 from dial_notebook.dial import Declare, lint, parse
+
+__all__ = ["LintChecked", "NoteError", "NotesDomain", "ScriptedAgent", "SendFailed", "ask",
+           "dial", "inform", "outcome_ids_in", "outcomes_in", "said", "suggest", "until"]
 
 
 class NoteError(Exception):
@@ -70,30 +75,6 @@ class NotesDomain:
     def context(self) -> str:
         self.contexts += 1
         return f'<context notes="{len(self.notes)}"/>' if self._context else ""
-
-
-class ScriptedAgent:
-    """Answers from a script, one reply per turn, recording every message it was sent.
-
-    A step that is an exception is raised instead of replying; ``HANG`` never replies.
-    """
-
-    HANG = object()
-
-    def __init__(self, replies: list[Any]) -> None:
-        self.replies = list(replies)
-        self.sent: list[str] = []
-
-    async def send(self, message: str) -> str:
-        self.sent.append(message)
-        if not self.replies:
-            raise AssertionError(f"ScriptedAgent: no reply left for {message!r}")
-        reply = self.replies.pop(0)
-        if reply is ScriptedAgent.HANG:
-            await asyncio.Event().wait()
-        if isinstance(reply, BaseException):
-            raise reply
-        return reply
 
 
 class SendFailed(Exception):

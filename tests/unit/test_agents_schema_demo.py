@@ -5,7 +5,6 @@ Conversation, every reply checked with lint."""
 from __future__ import annotations
 
 import copy
-import doctest
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 import dial_notebook
-from dial_notebook.agents import DemoAgent, SchemaDemoAgent, _demo_schema, _schema_payloads
+from dial_notebook.agents import DemoAgent, SchemaDemoAgent
 from dial_notebook.agents._schema_payloads import KINDS, PayloadMaker, from_pattern
 from dial_notebook.domains import ActionError, SchemaDomain
 from dial_notebook.domains.dataframes import SCHEMAS as FRAME_SCHEMAS
@@ -630,19 +629,6 @@ def test_an_action_named_like_one_of_its_requests_is_still_proposed():
                           ("all", "all")):
         reply = dial_notebook.parse(agent.send(words))
         assert [e.action for e in reply.elements] == [action], words
-
-
-def test_the_docstring_examples_run():
-    from dial_notebook.agents import (
-        _pattern_strings,
-        _schema_breaks,
-        _schema_read,
-        _schema_values,
-    )
-
-    for module in (_demo_schema, _schema_payloads, _pattern_strings, _schema_read,
-                   _schema_values, _schema_breaks):
-        assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "json-schema-test-suite" / "draft2020-12"

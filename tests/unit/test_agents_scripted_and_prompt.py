@@ -37,7 +37,7 @@ def test_a_scripted_agent_that_runs_out_says_how_many_replies_it_had():
 
 
 def test_a_scripted_agent_refuses_a_reply_that_is_not_text():
-    with pytest.raises(TypeError, match="str or a callable"):
+    with pytest.raises(TypeError, match="a str, a callable of the message, an exception or"):
         ScriptedAgent([3])
 
 

@@ -50,7 +50,7 @@ async def test_an_execute_after_a_confirm_answered_yes_still_waits_for_the_perso
         [dial(CONFIRM, execute("import os; os.remove('notes.txt')", env=env)), dial("")], human,
         executors={"python": python, "shell": shell})
     result = await conversation.say("clean up")
-    assert [type(seen).__name__ for seen in human.seen] == ["Ask", "Suggestion"]
+    assert [type(seen).__name__ for seen in human.seen] == ["PendingAsk", "Suggestion"]
     assert python.ran == shell.ran == []
     assert [(o["id"], o["status"]) for o in result.outcomes] == [("op", "dismissed")]
     (card,) = [e for e in events if e["type"] == "suggestion"]
@@ -187,7 +187,7 @@ async def test_a_handed_off_action_that_returns_none_is_reported_without_result(
     await conversation.say("open a poll")
     await conversation.say("and a note")
     assert ('<dial-payload type="application/json">{"action":"open-poll",'
-            '"status":"handed-off"}</dial-payload>') in agent.sent[1]
+            '"status":"handed-off"}</dial-payload>') in agent.received[1]
 
 
 # ---- 10. an edited card reports what ran --------------------------------------------------------

@@ -63,7 +63,7 @@ async def test_a_blocking_run_that_completes_after_the_interrupt_is_reported_don
     assert [r.action for r in domain.history] == ["add-note"]  # undo knows it happened
     assert [e["status"] for e in events if e["type"] == "outcome"] == ["done"]
     await conversation.say("")
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "add-note", "status": "done", "result": {"count": 1}}]
 
 

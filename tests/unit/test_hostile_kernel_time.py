@@ -32,7 +32,7 @@ async def test_a_hostile_reply_is_handled_and_every_proposal_refused_for_a_reaso
     assert codes <= case.codes, [o.get("hint") for o in result.outcomes]
     # what the agent is told (and the person sees) stays short, whatever the payload was
     assert all(len(str(o.get("hint", ""))) < 1000 for o in result.outcomes)
-    assert len(agent.sent[-1]) < 20_000
+    assert len(agent.received[-1]) < 20_000
 
 
 async def test_the_budget_is_shared_by_the_whole_reply_so_later_proposals_go_unchecked():

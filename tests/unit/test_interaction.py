@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import doctest
-import importlib
 
 import pytest
 
@@ -261,9 +259,3 @@ async def test_scripted_provider_says_when_it_runs_out():
     with use_provider(ScriptedProvider([])), pytest.raises(UserInteractionError,
                                                             match="no answer left"):
         await ask_user([PICK])
-
-
-@pytest.mark.parametrize("name", ["", "._shapes", "._registry", "._providers", "._errors"])
-def test_docstring_examples(name):
-    module = importlib.import_module(f"dial_notebook.interaction{name}")
-    assert doctest.testmod(module).failed == 0

@@ -20,7 +20,7 @@ def test_all_is_complete_and_importable(name):
         n for n, v in vars(module).items()
         if not n.startswith("_") and not isinstance(v, types.ModuleType)
         and n not in ("annotations",)
-    }
+    } | set(getattr(module, "_LAZY", {}))  # loaded on first use (the package's top)
     assert set(module.__all__) - {"__version__"} == public - {"__version__"}
     for exported in module.__all__:
         assert hasattr(module, exported)
@@ -49,3 +49,30 @@ def test_the_package_is_typed():
     from importlib.resources import files
 
     assert files("dial_notebook").joinpath("py.typed").is_file()
+
+
+def test_importing_the_language_layer_loads_no_widget_no_jupyter_and_no_jsonschema():
+    import subprocess
+    import sys
+
+    code = ("import sys, dial_notebook.dial; "
+            "print(','.join(m for m in ('anywidget', 'ipywidgets', 'IPython', 'jsonschema', "
+            "'traitlets', 'dial_notebook.widget', 'dial_notebook.agents') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_public_classes_show_the_package_as_their_module():
+    for name in dial_notebook.__all__:
+        value = getattr(dial_notebook, name)
+        if isinstance(value, type):
+            assert value.__module__ == "dial_notebook", name
+    assert repr(dial_notebook.Conversation).startswith("<class 'dial_notebook.Conversation'")
+
+
+def test_the_version_has_one_source():
+    from importlib.metadata import version
+
+    from dial_notebook import _version
+
+    assert dial_notebook.__version__ == _version.__version__ == version("dial-notebook")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dial_notebook.runtime import Ask, Conversation, policy_human, scripted_human
+from dial_notebook.runtime import Conversation, PendingAsk, policy_human, scripted_human
 
 from .runtime_doubles import NotesDomain, ScriptedAgent, ask, dial, inform, suggest
 
@@ -30,9 +30,9 @@ async def test_an_ask_emits_an_ask_event_then_the_human_answers_and_the_answer_g
             {"value": "weaknesses", "label": "Weaknesses", "default": False, "disabled": False},
         ]}
     (shown,) = human.seen
-    assert isinstance(shown, Ask)
+    assert isinstance(shown, PendingAsk)
     assert shown.to_dict() == {k: v for k, v in events[2].items() if k != "type"}
-    assert agent.sent[1] == "Strengths"
+    assert agent.received[1] == "Strengths"
     assert (result.status, result.turns) == ("idle", 2)
 
 
@@ -47,14 +47,14 @@ async def test_an_empty_answer_means_the_question_stands_and_no_turn_follows():
     conversation, agent, _ = conversation_for([dial(ask("Which zone?"))],
                                               scripted_human([{"answer": ""}]))
     result = await conversation.say("x")
-    assert (result.status, result.turns, len(agent.sent)) == ("idle", 1, 1)
+    assert (result.status, result.turns, len(agent.received)) == ("idle", 1, 1)
 
 
 async def test_a_none_or_blank_answer_is_no_answer_too():
     conversation, agent, _ = conversation_for(
         [dial(ask("One?"), ask("Two?"))], scripted_human([{"answer": None}, {"answer": "  "}]))
     result = await conversation.say("x")
-    assert (result.status, len(agent.sent)) == ("idle", 1)
+    assert (result.status, len(agent.received)) == ("idle", 1)
 
 
 async def test_a_human_without_answer_leaves_every_question_standing():
@@ -64,7 +64,7 @@ async def test_a_human_without_answer_leaves_every_question_standing():
 
     conversation, agent, _ = conversation_for([dial(ask("Which zone?"))], DecidesOnly())
     result = await conversation.say("x")
-    assert (result.status, len(agent.sent)) == ("idle", 1)
+    assert (result.status, len(agent.received)) == ("idle", 1)
 
 
 async def test_the_answers_to_every_question_in_one_reply_reach_the_agent():
@@ -73,7 +73,7 @@ async def test_the_answers_to_every_question_in_one_reply_reach_the_agent():
         [dial(ask("Which zone?"), ask("Anything else?"), ask("Which colour?")),
          dial(inform("Thanks"))], human)
     await conversation.say("x")
-    assert agent.sent[1] == "> Which zone?\nStrengths\n\n> Which colour?\nBlue"
+    assert agent.received[1] == "> Which zone?\nStrengths\n\n> Which colour?\nBlue"
 
 
 async def test_one_answer_among_several_questions_is_sent_with_its_question():
@@ -81,7 +81,7 @@ async def test_one_answer_among_several_questions_is_sent_with_its_question():
     conversation, agent, _ = conversation_for(
         [dial(ask("Which zone?"), ask("Which colour?")), dial(inform("Thanks"))], human)
     await conversation.say("x")
-    assert agent.sent[1] == "> Which colour?\nBlue"
+    assert agent.received[1] == "> Which colour?\nBlue"
 
 
 async def test_after_the_person_moved_on_later_questions_are_shown_but_not_asked():
@@ -92,7 +92,7 @@ async def test_after_the_person_moved_on_later_questions_are_shown_but_not_asked
     await conversation.say("x")
     assert [type(s).__name__ for s in human.seen] == ["Suggestion"]
     assert "ask" in [e["type"] for e in events]
-    assert agent.sent[1].endswith("\n\nnever mind")
+    assert agent.received[1].endswith("\n\nnever mind")
 
 
 async def test_a_numeric_answer_is_sent_as_text():
@@ -107,7 +107,7 @@ async def test_a_numeric_answer_is_sent_as_text():
         [dial('<dial-ask response-type="number">How many?</dial-ask>'), dial(inform("ok"))],
         Counts())
     await conversation.say("x")
-    assert agent.sent[1] == "3"
+    assert agent.received[1] == "3"
 
 
 async def test_a_policy_human_answers_every_question_with_its_answer():
@@ -115,7 +115,7 @@ async def test_a_policy_human_answers_every_question_with_its_answer():
     conversation, agent, _ = conversation_for(
         [dial(ask("Sure?")), dial(inform("ok"))], human)
     await conversation.say("x")
-    assert agent.sent[1] == "yes"
+    assert agent.received[1] == "yes"
 
 
 async def test_ask_events_are_json_serialisable():

@@ -71,8 +71,8 @@ async def test_cancelled_while_the_person_decides_the_outcomes_so_far_are_owed()
     agent.replies.insert(0, dial(inform("ok")))
     result = await asyncio.wait_for(conversation.say("sorry, go on"), 5)
     assert result.status == "idle"
-    assert outcome_ids_in(agent.sent[1]) == ["sg-1", "sg-2", "sg-3", "sg-4"]
-    assert agent.sent[1].endswith("sorry, go on")
+    assert outcome_ids_in(agent.received[1]) == ["sg-1", "sg-2", "sg-3", "sg-4"]
+    assert agent.received[1].endswith("sorry, go on")
     assert conversation.owed_outcomes == []
 
 
@@ -82,11 +82,11 @@ async def test_cancelled_while_waiting_for_the_reply_what_it_carried_stays_owed(
     conversation = Conversation(agent=agent, domain=NotesDomain(context=False),
                                 human=policy_human())
     task = asyncio.ensure_future(conversation.say("list"))
-    await until(lambda: len(agent.sent) == 2)
+    await until(lambda: len(agent.received) == 2)
     await cancelled(task)
     assert [o["id"] for o in conversation.owed_outcomes] == ["ls"]
     await conversation.say("")
-    assert outcome_ids_in(agent.sent[2]) == ["ls"]
+    assert outcome_ids_in(agent.received[2]) == ["ls"]
 
 
 async def test_cancelled_while_an_action_runs_it_ends_failed_as_interrupted():
@@ -107,7 +107,7 @@ async def test_cancelled_while_an_action_runs_it_ends_failed_as_interrupted():
         "id": "sg-1", "action": "list-notes", "status": "failed", "preview": "List the notes",
         "error": "Interrupted before it finished."}]
     await conversation.say("")
-    assert outcomes_in(agent.sent[1]) == [{"action": "list-notes", "status": "failed",
+    assert outcomes_in(agent.received[1]) == [{"action": "list-notes", "status": "failed",
                                            "error": "Interrupted before it finished."}]
 
 
@@ -124,7 +124,7 @@ async def test_cancelled_while_a_question_waits_the_answers_given_are_kept():
     assert conversation.owed_words == ["> First?\nyes"]
     assert [o["status"] for o in conversation.owed_outcomes] == ["superseded"]
     await conversation.say("")
-    assert agent.sent[1].endswith("</dial>\n\n> First?\nyes")
+    assert agent.received[1].endswith("</dial>\n\n> First?\nyes")
 
 
 async def test_a_conversation_cancelled_twice_still_works():
@@ -137,7 +137,7 @@ async def test_a_conversation_cancelled_twice_still_works():
         await until(lambda n=expected: len(surface.futures) == n)
         await cancelled(task)
         assert [o["id"] for o in conversation.owed_outcomes] == [f"sg-{expected}"]
-    assert outcome_ids_in(agent.sent[1]) == ["sg-1"]
+    assert outcome_ids_in(agent.received[1]) == ["sg-1"]
     assert (await conversation.say("stop")).status == "idle"
-    assert outcome_ids_in(agent.sent[2]) == ["sg-2"]
+    assert outcome_ids_in(agent.received[2]) == ["sg-2"]
     assert conversation.owed_outcomes == []

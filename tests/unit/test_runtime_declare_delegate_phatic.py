@@ -107,7 +107,7 @@ async def test_a_registered_callable_takes_the_hand_off_and_its_result_goes_to_t
     assert event["registered"] is True
     assert [(o["id"], o["action"], o["status"], o["preview"]) for o in result.outcomes] == [
         ("handoff", "delegate", "done", "Hand over to billing-agent: refund")]
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "delegate", "status": "done", "result": {"refund": "rf-7"}}]
     assert result.turns == 2  # resume: the agent picks up again at once
 
@@ -118,7 +118,7 @@ async def test_without_resume_the_agent_steps_back_and_hears_with_the_next_words
     result = await conversation.say("refund me")
     assert (result.turns, [o["status"] for o in result.outcomes]) == (1, ["done"])
     await conversation.say("thanks")
-    assert outcomes_in(agent.sent[1])[0]["result"] == "ok"
+    assert outcomes_in(agent.received[1])[0]["result"] == "ok"
 
 
 async def test_an_agent_actor_is_sent_the_hand_off_as_a_message_and_its_reply_is_the_result():
@@ -126,7 +126,7 @@ async def test_an_agent_actor_is_sent_the_hand_off_as_a_message_and_its_reply_is
     conversation, *_ = conversation_for([dial(DELEGATE.format(extra="")), dial("")],
                                         actors={"billing-agent": billing})
     result = await conversation.say("refund me")
-    assert billing.sent == [
+    assert billing.received == [
         'Handing off to billing.\n\nIntent: refund\n\n{"chargeId": "chg-1", "amount": 49.99}']
     assert result.outcomes[0]["result"] == "Refund issued."
 
@@ -141,7 +141,7 @@ async def test_with_no_actor_registered_the_person_sees_the_hand_off_and_the_age
         "billing-agent", False, "Handing off to billing.")
     (outcome,) = result.outcomes
     assert (outcome["status"], outcome["code"]) == ("failed", "not-delegated")
-    assert outcomes_in(agent.sent[1]) == [{
+    assert outcomes_in(agent.received[1]) == [{
         "action": "delegate", "status": "failed",
         "error": "No actor 'billing-agent' is registered here, so nobody took this over; the "
                  "user saw the hand-off request.", "code": "not-delegated"}]

@@ -77,7 +77,7 @@ async def test_the_confirm_gated_example_offers_the_execute_on_yes_and_runs_it_o
         executors={"shell": shell})
     result = await conversation.say("clear the 2024 archive")
     # the yes offers the card; the card, showing the commands, is what approves them
-    assert [type(s).__name__ for s in human.seen] == ["Ask", "Suggestion"]
+    assert [type(s).__name__ for s in human.seen] == ["PendingAsk", "Suggestion"]
     assert shell.ran == ["ls /home/user/archive/2024 | wc -l", "rm -rf /home/user/archive/2024/*"]
     assert [(o["id"], o["action"], o["status"]) for o in result.outcomes] == [
         ("count-files", "execute:shell", "done"), ("delete-files", "execute:shell", "done")]
@@ -85,10 +85,10 @@ async def test_the_confirm_gated_example_offers_the_execute_on_yes_and_runs_it_o
     assert shown[:2] == [("inform", "Done. Archive cleared."), ("skipped", "ack-cancel")]
     (card,) = [e for e in events if e["type"] == "suggestion"]
     assert (card["kind"], card["confirmed"]) == ("execute", True)
-    assert outcomes_in(agent.sent[1])[0] == {
+    assert outcomes_in(agent.received[1])[0] == {
         "action": "execute:shell", "status": "done",
         "result": {"ran": "ls /home/user/archive/2024 | wc -l"}}
-    assert agent.sent[1].endswith("\n\nyes")
+    assert agent.received[1].endswith("\n\nyes")
 
 
 async def test_the_confirm_gated_example_acknowledges_the_cancel_only_on_no_and_runs_nothing():
@@ -106,7 +106,7 @@ async def test_the_confirm_gated_example_acknowledges_the_cancel_only_on_no_and_
         "delete-op", "execute", "skipped")
     assert "answered 'no'" in outcome["hint"]
     assert [e for e in events if e["type"] == "suggestion"] == []
-    assert 'yield="delete-op:skipped"' in agent.sent[1]
+    assert 'yield="delete-op:skipped"' in agent.received[1]
 
 
 # ---- approval ----------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ async def test_writing_instead_of_deciding_supersedes_the_block_and_the_words_go
     result = await conversation.say("x")
     assert shell.ran == []
     assert [o["status"] for o in result.outcomes] == ["superseded"]
-    assert agent.sent[1].endswith("not now")
+    assert agent.received[1].endswith("not now")
 
 
 async def test_an_edit_changes_the_commands_that_run_and_marks_the_steps_edited():
@@ -252,7 +252,7 @@ async def test_a_failed_step_stops_its_dependants_which_are_reported_skipped():
     assert statuses["delete"]["hint"] == (
         "It did not run: 'count:done' did not happen: step 'count' failed.")
     assert [e["text"] for e in events if e.get("act") == "inform"] == ["It failed."]
-    assert {o["id"] for o in outcomes_in_all(agent.sent[1])} == {"count", "other", "delete"}
+    assert {o["id"] for o in outcomes_in_all(agent.received[1])} == {"count", "other", "delete"}
 
 
 def outcomes_in_all(message):

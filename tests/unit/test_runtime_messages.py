@@ -45,7 +45,7 @@ async def test_the_outcome_reply_the_agent_receives_is_the_runtime_documents_exa
     ])
     conversation = Conversation(agent=agent, domain=MatrixDomain(), human=policy_human())
     await conversation.say("add brand")
-    assert agent.sent[1] == SPEC_EXAMPLE
+    assert agent.received[1] == SPEC_EXAMPLE
 
 
 async def test_the_runtime_assigned_third_id_reads_exactly_like_the_example():
@@ -56,13 +56,13 @@ async def test_the_runtime_assigned_third_id_reads_exactly_like_the_example():
     ])
     conversation = Conversation(agent=agent, domain=MatrixDomain(), human=policy_human())
     await conversation.say("add brand")
-    assert agent.sent[2] == SPEC_EXAMPLE
+    assert agent.received[2] == SPEC_EXAMPLE
 
 
 async def test_first_message_is_the_context_then_the_words_joined_by_one_blank_line():
     agent = ScriptedAgent([dial(inform("Hi."))])
     await Conversation(agent=agent, domain=NotesDomain(), human=policy_human()).say("hello")
-    assert agent.sent == ['<context notes="0"/>\n\nhello']
+    assert agent.received == ['<context notes="0"/>\n\nhello']
 
 
 async def test_a_message_after_an_action_carries_the_outcome_then_the_fresh_context():
@@ -74,7 +74,7 @@ async def test_a_message_after_an_action_carries_the_outcome_then_the_fresh_cont
     human = policy_human("accept")
     result = await Conversation(agent=agent, domain=domain, human=human).say("add strong brand")
     assert (result.status, result.turns) == ("idle", 2)
-    assert agent.sent[1] == (
+    assert agent.received[1] == (
         "<dial>\n"
         '  <dial-acknowledge of="sg-1" yield="sg-1:done">'
         "Done: Add the note 'Strong brand'.</dial-acknowledge>\n"
@@ -93,7 +93,7 @@ async def test_outcomes_context_and_words_come_in_that_order():
                                 human=policy_human("dismiss"))
     await conversation.say("x")
     await conversation.say("something else")
-    outcome, context, words = agent.sent[1].split("\n\n")
+    outcome, context, words = agent.received[1].split("\n\n")
     assert outcomes_in(outcome) == [{"action": "add-note", "status": "dismissed"}]
     assert context == '<context notes="0"/>'
     assert words == "something else"
@@ -105,28 +105,28 @@ async def test_empty_parts_are_left_out():
                                 human=policy_human())
     await conversation.say("just words")
     await conversation.say("")
-    assert agent.sent == ["just words", ""]
+    assert agent.received == ["just words", ""]
 
 
 async def test_context_is_asked_once_per_message():
     domain = NotesDomain()
     agent = ScriptedAgent([dial(suggest("add-note", {"text": "a"})), dial(inform("ok"))])
     await Conversation(agent=agent, domain=domain, human=policy_human()).say("x")
-    assert domain.contexts == len(agent.sent) == 2
+    assert domain.contexts == len(agent.received) == 2
 
 
 async def test_the_persons_words_are_sent_as_given_not_trimmed():
     agent = ScriptedAgent([dial(inform("ok"))])
     await Conversation(agent=agent, domain=NotesDomain(context=False),
                        human=policy_human()).say("  two spaces before, a newline after\n")
-    assert agent.sent == ["  two spaces before, a newline after\n"]
+    assert agent.received == ["  two spaces before, a newline after\n"]
 
 
 async def test_one_answer_alone_goes_back_as_given():
     agent = ScriptedAgent([dial(ask("Which zone?")), dial(inform("Thanks"))])
     human = scripted_human([{"answer": "Strengths"}])
     await Conversation(agent=agent, domain=NotesDomain(), human=human).say("add it")
-    assert agent.sent[1] == '<context notes="0"/>\n\nStrengths'
+    assert agent.received[1] == '<context notes="0"/>\n\nStrengths'
 
 
 async def test_several_answers_each_follow_their_quoted_question():
@@ -136,7 +136,7 @@ async def test_several_answers_each_follow_their_quoted_question():
     ])
     human = scripted_human([{"answer": "Strengths"}, {"answer": "Blue"}])
     await Conversation(agent=agent, domain=NotesDomain(context=False), human=human).say("go")
-    assert agent.sent[1] == "> Which zone?\nStrengths\n\n> Which colour?\n> Pick one.\nBlue"
+    assert agent.received[1] == "> Which zone?\nStrengths\n\n> Which colour?\n> Pick one.\nBlue"
 
 
 async def test_an_answer_and_words_written_instead_of_deciding_go_together_in_order():
@@ -146,7 +146,7 @@ async def test_an_answer_and_words_written_instead_of_deciding_go_together_in_or
     ])
     human = scripted_human([{"answer": "Strengths"}, {"say": "actually, skip that"}])
     await Conversation(agent=agent, domain=NotesDomain(context=False), human=human).say("go")
-    outcome, answer, said = agent.sent[1].split("\n\n")
+    outcome, answer, said = agent.received[1].split("\n\n")
     assert outcomes_in(outcome) == [{"action": "add-note", "status": "superseded"}]
     assert answer == "> Which zone?\nStrengths"
     assert said == "actually, skip that"
@@ -159,4 +159,4 @@ async def test_owed_words_and_new_words_are_joined_by_one_blank_line():
     with pytest.raises(SendFailed):
         await conversation.say("remove a note")
     await conversation.say("and be quick")
-    assert agent.sent[2] == "the first one\n\nand be quick"
+    assert agent.received[2] == "the first one\n\nand be quick"

@@ -193,10 +193,10 @@ async def test_a_suggestion_whose_event_never_fires_ends_skipped_and_the_agent_i
         "s", "skipped", "Add the note 'milk'")
     assert result.turns == 1  # a skip waits for the person's next words, like a dismissal
     await conversation.say("and?")
-    assert outcomes_in(agent.sent[1]) == [{
+    assert outcomes_in(agent.received[1]) == [{
         "action": "add-note", "status": "skipped",
         "hint": "It was not shown: nothing in the reply yields 'nope'."}]
-    assert '<dial-acknowledge of="s" yield="s:skipped">Skipped: Add the note' in agent.sent[1]
+    assert '<dial-acknowledge of="s" yield="s:skipped">Skipped: Add the note' in agent.received[1]
 
 
 async def test_an_unanswered_ask_leaves_its_dependants_skipped_saying_so():
@@ -294,7 +294,7 @@ async def test_the_product_recommendation_example_runs_as_written_with_a_scripte
     assert [(o["id"], o["status"], o.get("edited")) for o in result.outcomes] == [
         ("top-picks", "done", True)]
     assert skipped(events) == []
-    assert agent.sent[1].endswith("\n\nrunning")
+    assert agent.received[1].endswith("\n\nrunning")
     assert (result.status, result.turns) == ("idle", 2)
 
 

@@ -106,7 +106,7 @@ async def test_an_agent_that_keeps_proposing_stops_at_max_turns():
     result = await conversation.say("loop")
     assert (result.status, result.turns, len(result.outcomes)) == ("turn-limit", 3, 3)
     assert events[-1] == {"type": "turn-limit", "turns": 3}
-    assert len(agent.sent) == 3
+    assert len(agent.received) == 3
 
 
 async def test_outcomes_of_the_last_turn_before_the_limit_go_with_the_next_say():
@@ -115,7 +115,7 @@ async def test_outcomes_of_the_last_turn_before_the_limit_go_with_the_next_say()
     await conversation.say("loop")
     assert len(conversation.owed_outcomes) == 1
     await conversation.say("stop")
-    assert outcome_ids_in(agent.sent[2]) == ["sg-2"]
+    assert outcome_ids_in(agent.received[2]) == ["sg-2"]
     assert conversation.owed_outcomes == []
 
 
@@ -145,10 +145,10 @@ async def test_an_outcome_never_told_because_the_send_failed_goes_with_the_next_
     assert [o["id"] for o in conversation.owed_outcomes] == ["sg-a"]
     result = await conversation.say("thanks")
     assert result.status == "idle"
-    assert [o["status"] for o in outcomes_in(agent.sent[2])] == ["done"]
-    assert agent.sent[2].endswith("thanks")
+    assert [o["status"] for o in outcomes_in(agent.received[2])] == ["done"]
+    assert agent.received[2].endswith("thanks")
     await conversation.say("one more")
-    assert outcomes_in(agent.sent[3]) == []
+    assert outcomes_in(agent.received[3]) == []
 
 
 async def test_an_outcome_whose_report_got_no_reply_goes_with_the_next_say():
@@ -157,7 +157,7 @@ async def test_an_outcome_whose_report_got_no_reply_goes_with_the_next_say():
     result = await conversation.say("list")
     assert (result.status, result.turns) == ("no-reply", 2)
     await conversation.say("")
-    assert outcome_ids_in(agent.sent[2]) == ["ls"]
+    assert outcome_ids_in(agent.received[2]) == ["ls"]
 
 
 async def test_an_answer_the_agent_never_received_goes_with_the_next_send_once():
@@ -169,9 +169,9 @@ async def test_an_answer_the_agent_never_received_goes_with_the_next_send_once()
         await conversation.say("remove a note")
     assert conversation.owed_words == ["the first one"]
     await conversation.say("")
-    assert agent.sent[2] == "the first one"
+    assert agent.received[2] == "the first one"
     await conversation.say("thanks")
-    assert agent.sent[3] == "thanks"
+    assert agent.received[3] == "thanks"
 
 
 async def test_an_answer_is_kept_even_when_the_next_send_fails_again():
@@ -184,7 +184,7 @@ async def test_an_answer_is_kept_even_when_the_next_send_fails_again():
     with pytest.raises(SendFailed):
         await conversation.say("")
     await conversation.say("")
-    assert agent.sent[1:] == ["the first one"] * 3
+    assert agent.received[1:] == ["the first one"] * 3
 
 
 async def test_words_written_instead_of_deciding_survive_a_missing_reply():
@@ -193,8 +193,8 @@ async def test_words_written_instead_of_deciding_survive_a_missing_reply():
         human=scripted_human([{"say": "add b instead"}]), timeout=0.05)
     assert (await conversation.say("add a")).status == "no-reply"
     await conversation.say("")
-    assert agent.sent[2].endswith("\n\nadd b instead")
-    assert [o["status"] for o in outcomes_in(agent.sent[2])] == ["superseded"]
+    assert agent.received[2].endswith("\n\nadd b instead")
+    assert [o["status"] for o in outcomes_in(agent.received[2])] == ["superseded"]
 
 
 async def test_the_callers_own_words_are_not_kept_when_their_first_send_fails():
@@ -202,7 +202,7 @@ async def test_the_callers_own_words_are_not_kept_when_their_first_send_fails():
     with pytest.raises(SendFailed):
         await conversation.say("hello")
     await conversation.say("")
-    assert agent.sent == ["hello", ""]
+    assert agent.received == ["hello", ""]
 
 
 async def test_say_with_nothing_sends_just_what_is_owed():
@@ -211,8 +211,8 @@ async def test_say_with_nothing_sends_just_what_is_owed():
         human=policy_human("dismiss"))
     await conversation.say("x")
     await conversation.say("")
-    assert outcome_ids_in(agent.sent[1]) == ["sg-1"]
-    assert agent.sent[1].endswith("</dial>")
+    assert outcome_ids_in(agent.received[1]) == ["sg-1"]
+    assert agent.received[1].endswith("</dial>")
 
 
 async def test_when_decide_raises_the_outcomes_already_reached_are_still_owed():
@@ -240,7 +240,7 @@ async def test_when_decide_raises_the_outcomes_already_reached_are_still_owed():
         "done", "superseded", "superseded", "invalid"]
     assert conversation.pending is None
     await conversation.say("sorry about that")
-    assert outcome_ids_in(agent.sent[1]) == ["sg-1", "sg-2", "sg-3", "sg-4"]
+    assert outcome_ids_in(agent.received[1]) == ["sg-1", "sg-2", "sg-3", "sg-4"]
 
 
 async def test_a_decision_of_the_wrong_shape_is_a_clear_error_and_the_suggestion_still_ends():
@@ -269,7 +269,7 @@ async def test_answers_given_before_a_human_raised_are_kept():
         await conversation.say("x")
     assert conversation.owed_words == ["Strengths"]
     await conversation.say("")
-    assert agent.sent[1].endswith("</dial>\n\nStrengths")
+    assert agent.received[1].endswith("</dial>\n\nStrengths")
 
 
 async def test_an_on_event_callback_that_raises_loses_no_outcome():

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from dial_notebook.runtime import (
-    Ask,
     Conversation,
     ConversationBusyError,
+    PendingAsk,
     Suggestion,
     policy_human,
     scripted_human,
@@ -173,7 +173,7 @@ async def test_async_domain_and_human_methods_are_awaited():
     await Conversation(agent=agent, domain=domain, human=human).say("x")
     assert human.seen[0].preview == "async Add the note 'a'"
     assert domain.notes == ["a"]
-    assert agent.sent[1].endswith('<context notes="1"/>\n\nyes')
+    assert agent.received[1].endswith('<context notes="1"/>\n\nyes')
 
 
 async def test_a_validate_that_raises_refuses_the_payload_saying_why():
@@ -185,7 +185,7 @@ async def test_a_validate_that_raises_refuses_the_payload_saying_why():
     human = policy_human()
     await Conversation(agent=agent, domain=Strict(context=False), human=human).say("x")
     assert human.seen == []
-    assert outcomes_in(agent.sent[1]) == [{
+    assert outcomes_in(agent.received[1]) == [{
         "action": "add-note", "status": "invalid", "code": "validation-error",
         "hint": "The domain could not check this payload: TypeError: list indices must be "
                 "integers or slices, not str"}]
@@ -204,7 +204,7 @@ async def test_a_validate_verdict_may_be_an_object_with_attributes():
 
     agent = ScriptedAgent([dial(suggest("add-note", {"text": "a"})), dial(inform("ok"))])
     await Conversation(agent=agent, domain=Domain2(context=False), human=Human()).say("x")
-    assert outcomes_in(agent.sent[1])[0]["code"] == "too-long"
+    assert outcomes_in(agent.received[1])[0]["code"] == "too-long"
 
 
 async def test_a_validate_verdict_of_the_wrong_shape_is_a_clear_error():
@@ -232,7 +232,7 @@ async def test_a_domain_with_only_run_and_actions_works_with_the_specs_defaults(
     result = await Conversation(agent=agent, domain=Bare(), human=human).say("x")
     assert human.seen[0].preview == "add-note"
     assert result.outcomes[0]["result"] == "ok"
-    assert agent.sent[1].endswith("</dial>")
+    assert agent.received[1].endswith("</dial>")
 
 
 async def test_a_context_that_is_not_text_is_a_clear_error():
@@ -301,7 +301,7 @@ async def test_pending_shows_what_waits_for_the_person():
     task = asyncio.ensure_future(conversation.say("x"))
     while not futures:
         await asyncio.sleep(0)
-    assert isinstance(conversation.pending, Ask) and conversation.pending.id == "q"
+    assert isinstance(conversation.pending, PendingAsk) and conversation.pending.id == "q"
     futures[0].set_result("b")
     while len(futures) < 2:
         await asyncio.sleep(0)
@@ -321,14 +321,14 @@ def test_policy_and_scripted_humans_refuse_bad_scripts_with_clear_errors():
     with pytest.raises(ValueError, match="expected a decision"):
         human.decide(Suggestion(id="sg-1", action="a"))
     with pytest.raises(LookupError, match="no scripted step left"):
-        human.answer(Ask(id="q", text="?"))
+        human.answer(PendingAsk(id="q", text="?"))
 
 
 def test_a_scripted_human_takes_its_steps_in_order_and_records_what_it_saw():
     human = scripted_human(["accept", {"answer": "x"}, {"edit": {"a": 1}}])
     first = Suggestion(id="sg-1", action="a")
     assert human.decide(first) == {"accept": True}
-    assert human.answer(Ask(id="q", text="?")) == "x"
+    assert human.answer(PendingAsk(id="q", text="?")) == "x"
     assert human.decide(first) == {"edit": {"a": 1}}
     assert human.remaining == []
     assert len(human.seen) == 3

@@ -38,7 +38,7 @@ async def test_an_accepted_suggestion_runs_and_the_agent_is_told_it_was_done_wit
     assert domain.notes == ["Strong brand"]
     assert human.seen[0].preview == "Add the note 'Strong brand'"
     assert human.seen[0].text == "Add it?"
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "add-note", "status": "done", "result": {"count": 1}}]
     assert types(events) == ["sent", "reply", "inform", "suggestion", "outcome",
                              "sent", "reply", "inform"]
@@ -76,7 +76,7 @@ async def test_an_invalid_payload_is_never_shown_and_the_agent_gets_code_field_a
          dial(inform("ok"))], human)
     result = await conversation.say("add a note")
     assert len(human.seen) == 1
-    assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "invalid",
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "invalid",
                                            "code": "invalid-payload", "field": "text",
                                            "hint": "text is required"}]
     assert domain.notes == ["Fixed"]
@@ -91,7 +91,7 @@ async def test_an_unknown_action_is_invalid_with_code_unknown_action_and_not_sho
         [dial(suggest("fly", {})), dial(inform("sorry"))], human)
     await conversation.say("x")
     assert human.seen == []
-    assert outcomes_in(agent.sent[1]) == [{"action": "fly", "status": "invalid",
+    assert outcomes_in(agent.received[1]) == [{"action": "fly", "status": "invalid",
                                            "code": "unknown-action",
                                            "hint": "There is no action 'fly'."}]
     assert "suggestion" not in types(events)
@@ -102,7 +102,7 @@ async def test_a_suggest_without_an_action_is_reported_with_an_empty_action():
         [dial("<dial-suggest>Do something?</dial-suggest>"), dial(inform("sorry"))],
         policy_human())
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1]) == [{"action": "", "status": "invalid",
+    assert outcomes_in(agent.received[1]) == [{"action": "", "status": "invalid",
                                            "code": "unknown-action",
                                            "hint": "There is no action ''."}]
 
@@ -115,7 +115,7 @@ async def test_read_only_actions_run_without_asking_and_failures_carry_error_cod
     await conversation.say("clean up")
     assert [s.action for s in human.seen] == ["remove-note"]
     assert human.seen[0].destructive is True
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "list-notes", "status": "done", "result": {"notes": []}},
         {"action": "remove-note", "status": "failed", "error": "No note 7",
          "code": "not-found", "hint": "list-notes gives the indices"},
@@ -154,10 +154,10 @@ async def test_a_hand_off_runs_at_once_asks_nobody_and_waits_for_the_persons_nex
     first = await conversation.say("poll please")
     assert domain.ran == [("open-poll", {"question": "Lunch?"})]
     assert [o["status"] for o in first.outcomes] == ["handed-off"]
-    assert len(agent.sent) == 1
+    assert len(agent.received) == 1
     assert "suggestion" in types(events)
     await conversation.say("thanks")
-    assert outcomes_in(agent.sent[1]) == [{"action": "open-poll", "status": "handed-off"}]
+    assert outcomes_in(agent.received[1]) == [{"action": "open-poll", "status": "handed-off"}]
 
 
 async def test_a_dismissal_alone_runs_nothing_and_starts_no_turn():
@@ -166,10 +166,10 @@ async def test_a_dismissal_alone_runs_nothing_and_starts_no_turn():
         policy_human("dismiss"))
     first = await conversation.say("x")
     assert domain.ran == []
-    assert (first.status, first.turns, len(agent.sent)) == ("idle", 1, 1)
+    assert (first.status, first.turns, len(agent.received)) == ("idle", 1, 1)
     assert [o["status"] for o in first.outcomes] == ["dismissed"]
     await conversation.say("something else")
-    assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "dismissed"}]
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "dismissed"}]
 
 
 async def test_a_dismissal_next_to_an_action_that_ran_is_reported_in_the_same_turn():
@@ -179,7 +179,7 @@ async def test_a_dismissal_next_to_an_action_that_ran_is_reported_in_the_same_tu
         scripted_human(["accept", "dismiss"]))
     await conversation.say("x")
     assert domain.notes == ["a"]
-    assert [o["status"] for o in outcomes_in(agent.sent[1])] == ["done", "dismissed"]
+    assert [o["status"] for o in outcomes_in(agent.received[1])] == ["done", "dismissed"]
 
 
 async def test_an_edited_payload_is_validated_then_runs_and_the_outcome_says_edited():
@@ -188,7 +188,7 @@ async def test_an_edited_payload_is_validated_then_runs_and_the_outcome_says_edi
         [dial(suggest("add-note", {"text": "draft"})), dial(inform("ok"))], human)
     await conversation.say("x")
     assert domain.notes == ["Final"]
-    assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "done",
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "done",
                                            "result": {"count": 1}, "edited": True}]
     assert events[-4]["preview"] == "Add the note 'Final'"
 
@@ -212,7 +212,7 @@ async def test_three_refused_edits_end_invalid_and_nothing_runs():
     result = await conversation.say("x")
     assert domain.ran == []
     assert len(human.seen) == 3
-    assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "invalid",
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "invalid",
                                            "code": "invalid-payload", "field": "text",
                                            "hint": "text is required"}]
     assert result.turns == 2
@@ -241,7 +241,7 @@ async def test_words_written_instead_of_deciding_supersede_this_and_the_rest_of_
     assert [(o["status"], o["preview"]) for o in result.outcomes] == [
         ("superseded", "Add the note 'a'"), ("superseded", "Add the note 'b'"),
         ("invalid", "")]
-    assert agent.sent[1].endswith("actually, add c instead")
+    assert agent.received[1].endswith("actually, add c instead")
     assert result.status == "idle"
     assert [e["id"] for e in events if e["type"] == "suggestion"] == ["sg-1"]
 
@@ -293,7 +293,7 @@ async def test_a_payload_that_is_not_json_is_invalid_with_the_reason():
         dial(inform("sorry")),
     ], policy_human())
     await conversation.say("x")
-    (outcome,) = outcomes_in(agent.sent[1])
+    (outcome,) = outcomes_in(agent.received[1])
     assert (outcome["status"], outcome["code"]) == ("invalid", "invalid-json")
     assert outcome["hint"].startswith("The payload could not be read: Not valid JSON")
 
@@ -320,7 +320,7 @@ async def test_a_run_that_returns_none_reports_no_result_as_the_reference_omits_
     conversation, agent, *_ = conversation_for(
         [dial(suggest("list-notes", {})), dial(inform("ok"))], policy_human(), domain=domain)
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1]) == [{"action": "list-notes", "status": "done"}]
+    assert outcomes_in(agent.received[1]) == [{"action": "list-notes", "status": "done"}]
 
 
 async def test_a_result_json_cannot_write_is_reported_as_the_agent_reads_it():
@@ -333,7 +333,7 @@ async def test_a_result_json_cannot_write_is_reported_as_the_agent_reads_it():
     conversation, agent, _, events = conversation_for(
         [dial(suggest("list-notes", {})), dial(inform("ok"))], policy_human(), domain=domain)
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1])[0]["result"] == {"frame": {"rows": 3}, "when": "now"}
+    assert outcomes_in(agent.received[1])[0]["result"] == {"frame": {"rows": 3}, "when": "now"}
     json.dumps(conversation.transcript)
     assert next(e for e in events if e["type"] == "outcome")["result"] == {
         "frame": {"rows": 3}, "when": "now"}
@@ -348,7 +348,7 @@ async def test_a_run_error_without_a_message_is_named_by_its_type():
     conversation, agent, *_ = conversation_for(
         [dial(suggest("list-notes", {})), dial(inform("ok"))], policy_human(), domain=domain)
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "list-notes", "status": "failed", "error": "RuntimeError"}]
 
 
@@ -357,7 +357,7 @@ async def test_an_edited_action_that_fails_says_edited_too():
     conversation, agent, *_ = conversation_for(
         [dial(suggest("remove-note", {"index": 0})), dial(inform("ok"))], human)
     await conversation.say("x")
-    assert outcomes_in(agent.sent[1]) == [
+    assert outcomes_in(agent.received[1]) == [
         {"action": "remove-note", "status": "failed", "error": "No note 5", "code": "not-found",
          "hint": "list-notes gives the indices", "edited": True}]
 
@@ -384,7 +384,7 @@ async def test_a_refusals_itemised_errors_reach_the_person_but_the_agent_gets_co
     assert human.seen[1].issue == {"code": "invalid-payload", "field": "text",
                                    "hint": "text is required",
                                    "errors": [{"field": "text", "message": "too short"}]}
-    assert outcomes_in(agent.sent[1]) == [{"action": "add-note", "status": "invalid",
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "invalid",
                                            "code": "invalid-payload", "field": "text",
                                            "hint": "text is required"}]
 

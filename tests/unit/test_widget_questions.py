@@ -1,13 +1,13 @@
 """ChatWidget as the provider of ``ask_user`` without a kernel: the widget is built directly and
 the panel's messages are delivered with ``_handle_custom_msg``, as ipywidgets does when a comm
 message arrives. Displaying is ``_repr_mimebundle_``, what IPython calls to show the widget.
-The panel's pure logic (answer rules, markdown-lite) runs under node from js/questions.test.mjs.
+The panel's pure logic (answer rules, markdown-lite) runs under node from
+js/test/questions.test.mjs.
 """
 
 from __future__ import annotations
 
 import asyncio
-import doctest
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,11 +23,11 @@ from dial_notebook.interaction import (
     ask_user,
     register_provider,
 )
-from dial_notebook.widget import ChatWidget, _questions
+from dial_notebook.widget import ChatWidget
 
 from .test_widget_chat import ScriptedConversation
 
-JS_TESTS = Path(__file__).resolve().parents[2] / "js" / "questions.test.mjs"
+JS_TESTS = Path(__file__).resolve().parents[2] / "js" / "test" / "questions.test.mjs"
 
 LANG = {"id": "lang", "header": "Language", "question": "Which language?",
         "detail": "The report is **shared**.", "options": [
@@ -252,7 +252,3 @@ async def test_a_newer_chat_takes_over_and_the_older_one_says_so(chats):
     assert older.questions == {}
     reply(newer, answers=[{"id": "lang", "selected": ["R"]}])
     await task
-
-
-def test_the_modules_examples_run():
-    assert doctest.testmod(_questions).failed == 0

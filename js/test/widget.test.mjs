@@ -1,12 +1,13 @@
-// node:test for the front end's pure logic (run: node --test js/; pytest runs it too through
-// tests/unit/test_widget_js.py).
+// node:test for the front end's pure logic (run: node --test js/test/, or npm test; pytest runs
+// it too through tests/unit/test_widget_js.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { agentSignal, contextOf, itemsOf, resultShape } from "../src/items.js";
 import {
-  agentSignal, contextOf, formatNumber, hiddenPieces, humanise, isRemote, itemsOf, resultShape, resultText,
-  joinPath, normalisePath, revealHidden, safeUrl, summarise,
-} from "./widget.js";
+  formatNumber, hiddenPieces, humanise, isRemote, joinPath, normalisePath, resultText, revealHidden, safeUrl,
+  summarise,
+} from "../src/text.js";
 
 test("only http(s) URLs, and data: raster images, are safe", () => {
   assert.equal(safeUrl("https://example.org/a.png"), "https://example.org/a.png");

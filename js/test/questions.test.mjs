@@ -1,9 +1,10 @@
-// node:test for the questions panel's pure logic (run: node --test js/questions.test.mjs; pytest
+// node:test for the questions panel's pure logic (run: node --test js/test/questions.test.mjs; pytest
 // runs it through tests/unit/test_widget_questions.py): the answer rules and markdown-lite.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { answersOf, inlineSpans, markdownBlocks, questionState } from "./widget.js";
+import { inlineSpans, markdownBlocks } from "../src/markdown.js";
+import { answersOf, questionState } from "../src/questions.js";
 
 const LANG = { id: "lang", question: "Which?", multi_select: false, options: [{ label: "Python" }, { label: "R" }] };
 const FMT = { id: "fmt", question: "Formats?", multi_select: true, options: [{ label: "HTML" }, { label: "PDF" }] };

@@ -1,0 +1,238 @@
+// @ts-check
+// A suggestion card: the action, its preview (after an edit, what ran), the agent's words, the
+// steps of an execute block, and then Accept / Edit / Dismiss while it waits for the person, or
+// its outcome once it has one. A click sends {type: 'decide', token, decision, payload?}; what
+// happens next is the kernel's to decide (the card only shows what it is told).
+
+import { button, h, revealedNodes } from "./dom.js";
+import { editor } from "./editor.js";
+import { resultNodes } from "./inform.js";
+import { resultText, summarise } from "./text.js";
+
+/** @typedef {import("./contract.js").Json} Json */
+/** @typedef {import("./contract.js").OutcomeEvent} OutcomeEvent */
+/** @typedef {import("./contract.js").DecideMessage} DecideMessage */
+/** @typedef {import("./items.js").SuggestionItem} SuggestionItem */
+/** @typedef {import("./state.js").ViewState} ViewState */
+/** @typedef {import("./state.js").Draft} Draft */
+
+/** @type {{[status: string]: string}} */
+export const STATUS_LABEL = {
+  pending: "Waiting for you",
+  proposed: "Proposed",
+  done: "Done",
+  failed: "Failed",
+  dismissed: "Dismissed",
+  superseded: "Superseded",
+  "handed-off": "Handed off",
+  invalid: "Invalid",
+  skipped: "Skipped",
+  confirmed: "Confirmed",
+  running: "Running",
+};
+
+/**
+ * The card's draft, made from the pending payload (else the proposed one) the first time.
+ * @param {ViewState} view
+ * @param {SuggestionItem} item
+ * @returns {Draft}
+ */
+export function draftFor(view, item) {
+  const id = String(item.event.id);
+  let draft = view.drafts.get(id);
+  if (!draft) {
+    const start = item.pending && item.pending.payload !== undefined ? item.pending.payload : item.event.payload;
+    draft = { open: false, view: null, value: structuredClone(start ?? {}), json: null, jsonError: null, local: new Map() };
+    view.drafts.set(id, draft);
+  }
+  return draft;
+}
+
+/**
+ * The person's decision, sent once per pending token; the card's buttons are disabled.
+ * @param {ViewState} view
+ * @param {SuggestionItem} item
+ * @param {DecideMessage['decision']} decision
+ * @param {{payload?: Json}} [extra]
+ */
+export function decide(view, item, decision, extra = {}) {
+  const token = item.pending && item.pending.token;
+  if (!token || view.sending.has(token)) return;
+  view.sending.add(token);
+  view.model.send({ type: "decide", token, decision, ...extra });
+  const card = view.nodes.get(item.key);
+  if (card) {
+    card.node.querySelectorAll("[data-dial-action]").forEach((b) => {
+      /** @type {HTMLButtonElement} */ (b).disabled = true;
+    });
+  }
+}
+
+/**
+ * @param {ViewState} view
+ * @param {SuggestionItem} item
+ */
+export function suggestionCard(view, item) {
+  const event = item.event;
+  const status = String(item.status);
+  const destructive = Boolean(event.destructive);
+  // after an edit, the headline is what ran (the outcome's preview), not what was proposed
+  const ranEdited = item.outcome && item.outcome.edited && item.outcome.preview;
+  const preview = String(ranEdited ? item.outcome?.preview : (event.preview || event.action || ""));
+  const card = h("article", {
+    className: `dial-card dial-status-${status}${destructive ? " dial-destructive" : ""}`,
+    "data-dial-suggestion": String(event.id),
+    "data-dial-status": status,
+    "aria-label": `Suggestion: ${preview}`,
+  });
+  card.append(h("div", { className: "dial-card-head" },
+    h("span", { className: "dial-action-name" }, String(event.action || "")),
+    destructive && event.kind === "execute"
+      ? h("span", { className: "dial-badge dial-badge-danger", title: "These commands can change anything this kernel can reach" }, "⚠ Runs code")
+      : destructive ? h("span", { className: "dial-badge dial-badge-danger", title: "This action is destructive" }, "⚠ Destructive") : null,
+    h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status)));
+  card.append(h("div", { className: "dial-preview" }, preview,
+    ranEdited ? h("span", { className: "dial-edited-mark", title: `Proposed: ${String(event.preview || "")}` }, " (edited)") : null));
+  if (event.text && String(event.text).trim() && String(event.text).trim() !== preview.trim()) {
+    card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
+  }
+  const execute = event.kind === "execute";
+  if (execute && !(item.pending && draftFor(view, item).open)) card.append(...stepList(item));
+  if (execute && event.confirmed && item.pending) {
+    card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
+  }
+  if (waiting(item)) card.append(decisionPart(view, item, preview, destructive));
+  else if (item.outcome) card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited) }));
+  for (const ack of item.acks) {
+    card.append(h("div", { className: "dial-card-ack", "data-dial-ack-of": String(event.id) },
+      h("span", { className: "dial-card-ack-who" }, "Agent: "), String(ack.text || "")));
+  }
+  return card;
+}
+
+/**
+ * @param {SuggestionItem} item
+ * @returns {item is SuggestionItem & {pending: import("./contract.js").DecidePending}}
+ */
+function waiting(item) {
+  return Boolean(item.pending);
+}
+
+/**
+ * While the card waits: the editor (opened by Edit, or once by a new refusal), else Accept /
+ * Edit / Dismiss.
+ * @param {ViewState} view
+ * @param {SuggestionItem & {pending: import("./contract.js").DecidePending}} item
+ * @param {string} preview
+ * @param {boolean} destructive
+ */
+function decisionPart(view, item, preview, destructive) {
+  const draft = draftFor(view, item);
+  const issue = item.pending.issue;
+  if (issue && draft.issueSeen !== item.pending.token) {
+    draft.issueSeen = item.pending.token; // a new refusal opens the editor once
+    draft.open = true;
+  }
+  if (draft.open) return editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }));
+  return h("div", { className: "dial-buttons" },
+    button("Accept", "accept", () => decide(view, item, "accept"),
+      { kind: destructive ? "dial-danger" : "dial-primary", aria: `Accept: ${preview}` }),
+    button("Edit", "edit", () => {
+      draft.open = true;
+      view.refresh(item, { focusEditor: true });
+    }, { aria: `Edit: ${preview}` }),
+    button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` }));
+}
+
+/**
+ * An execute block's steps: every one, each command whole (monospace, hidden characters shown
+ * by name, its line count), env and the agent's label, and each step's outcome.
+ * @param {SuggestionItem} item
+ */
+function stepList(item) {
+  const payload = item.event.payload;
+  /** @type {import("./contract.js").Step[]} */
+  const steps = (payload && Array.isArray(payload.steps)) ? payload.steps : [];
+  const suspicious = item.event.suspicious && typeof item.event.suspicious === "object" ? item.event.suspicious : {};
+  const list = h("ol", { className: "dial-steps", "aria-label": `${steps.length} step${steps.length === 1 ? "" : "s"}` });
+  for (const step of steps) {
+    const outcome = item.steps.get(String(step.id));
+    const status = outcome ? String(outcome.status) : "";
+    const hidden = Array.isArray(suspicious[String(step.id)]) ? suspicious[String(step.id)] : [];
+    const ran = outcome && typeof outcome.command === "string" ? outcome.command : String(step.command ?? "");
+    const lines = ran.split("\n").length;
+    const row = h("li", {
+      className: `dial-step${status ? ` dial-step-${status}` : ""}${hidden.length ? " dial-step-suspicious" : ""}`,
+      "data-dial-step": String(step.id), "data-dial-status": status || "waiting",
+    });
+    row.append(h("div", { className: "dial-step-head" },
+      h("span", { className: "dial-env" }, String(step.env || "")),
+      step.label ? h("span", { className: "dial-step-label", title: "The agent's label for this step" }, revealedNodes(String(step.label))) : null,
+      lines > 1 ? h("span", { className: "dial-step-lines", "data-dial-lines": String(lines) }, `${lines} lines`) : null,
+      status ? h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status) : null));
+    if (hidden.length) {
+      row.append(h("div", { className: "dial-suspicious", role: "note", "data-dial-suspicious": hidden.join(" ") },
+        `⚠ Hidden characters (${hidden.join(", ")}): what this command looks like is not what it runs. They are shown below by name.`));
+    }
+    row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
+    if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, "(edited)"));
+    if (outcome) row.append(stepOutcome(outcome));
+    list.append(row);
+  }
+  return [h("div", { className: "dial-step-count", "data-dial-step-count": String(steps.length) },
+    `${steps.length} step${steps.length === 1 ? "" : "s"} will run, exactly as shown:`), list];
+}
+
+/**
+ * A step's outcome: its stdout / value / stderr / body when it ran, else its error and hint.
+ * @param {OutcomeEvent} outcome
+ */
+function stepOutcome(outcome) {
+  const box = h("div", { className: `dial-step-outcome dial-outcome-${outcome.status}` });
+  const result = outcome.result;
+  if (outcome.status === "done" && result && typeof result === "object" && !Array.isArray(result)) {
+    for (const key of ["stdout", "value", "stderr", "body"]) {
+      if (typeof result[key] === "string" && result[key]) {
+        box.append(h("pre", { className: `dial-output dial-mono dial-output-${key}` }, summarise(result[key], 4000)));
+      }
+    }
+    if (!box.childNodes.length && resultText(result)) box.append(h("span", {}, resultText(result)));
+  } else if (outcome.status === "done") {
+    if (resultText(result)) box.append(h("span", {}, resultText(result)));
+  } else {
+    box.append(h("span", {}, summarise(outcome.error || outcome.hint || "", 400)));
+    if (outcome.error && outcome.hint) box.append(h("div", { className: "dial-hint" }, summarise(outcome.hint, 400)));
+  }
+  return box;
+}
+
+/**
+ * A card's outcome: Done with its result, Failed with error and hint, Dismissed, ….
+ * @param {OutcomeEvent} outcome
+ * @param {{editedShown?: boolean}} [options]
+ */
+function outcomeLine(outcome, { editedShown = false } = {}) {
+  const status = String(outcome.status);
+  const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
+  if (status === "done") {
+    line.append(h("strong", {}, "Done"));
+    const body = /** @type {HTMLElement[]} */ (resultNodes(outcome.result).filter(Boolean));
+    const inline = body.length === 1 && body[0].classList.contains("dial-result");
+    if (inline) line.append(body[0]);
+    else if (body.length) line.append(h("div", { className: "dial-result-body", "data-dial-result": "" }, body));
+  } else if (status === "failed") {
+    line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
+    if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
+  } else if (status === "dismissed") {
+    line.append(h("strong", {}, "Dismissed"));
+  } else if (status === "superseded") {
+    line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
+  } else if (status === "handed-off") {
+    line.append(h("strong", {}, "Handed off"), h("span", {}, " — continued in its own panel"));
+  } else {
+    line.append(h("strong", {}, STATUS_LABEL[status] || status));
+    if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
+  }
+  if (outcome.edited && !editedShown) line.append(h("span", { className: "dial-edited" }, " (edited)"));
+  return line;
+}

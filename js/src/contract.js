@@ -1,0 +1,170 @@
+// @ts-check
+// The contract between the kernel and this front end, as types (no code): the synced traits the
+// view reads, the events of the transcript (dial_notebook/runtime/_events.py and _contract.py,
+// plus the widget's own 'person' and 'error'), the `pending` trait (widget/_chat_widget.py:
+// decide / answer; widget/_contract.py), the `questions` trait (widget/_questions.py), and the
+// custom messages each way. js/test/contract.test.mjs reads a transcript the kernel made.
+//
+//   traits in:    transcript, pending, thinking, running, queued, schemas, title,
+//                 questions, provider_note
+//   messages out: decide · answer (+ one buffer for a file) · say · retry · ping · questions
+//   message in:   pong (the kernel still holds this widget)
+//
+// The kernel's values are JSON; a field the kernel may leave out is optional here, and the
+// code reads every one defensively (agent text is untrusted, and so is its shape).
+
+export {};
+
+/** Any JSON value from the kernel; the code checks its shape where it reads it.
+ *  @typedef {any} Json */
+
+/** A JSON Schema (an action's payload schema), read loosely by the form.
+ *  @typedef {{[key: string]: Json}} JsonSchema */
+
+// ---- transcript events ------------------------------------------------------------------------
+
+/** @typedef {{type: 'sent', turn: number, message: string}} SentEvent */
+/** @typedef {{type: 'reply', turn: number, text: string, truncated?: boolean, chars?: number}} ReplyEvent */
+
+/**
+ * An inform or acknowledge (act), an element skipped because its observed event never fired
+ * (act 'skipped'), one addressed to someone else (act 'addressed-elsewhere'), an unread reply
+ * (act 'unread'); plain prose has no act.
+ * @typedef {{
+ *   type: 'inform', text: string,
+ *   act?: 'inform' | 'acknowledge' | 'skipped' | 'addressed-elsewhere' | 'unread' | string,
+ *   of?: string, render?: string, payload?: Json,
+ *   element?: string, id?: string | null, observe?: string | null, reason?: string,
+ *   addressed_to?: string,
+ * }} InformEvent
+ */
+
+/** @typedef {{value: string, label: string, default: boolean, disabled: boolean}} AskOption */
+
+/** A confirm has no options (it is drawn as Yes / No).
+ *  @typedef {{type: 'ask', id: string, text: string, response_type: string, options: AskOption[]}} AskEvent */
+
+/** A refused edit's issue as the widget shows it (widget/_human.py: issue_of).
+ *  @typedef {{text: string, code: string | null, field: string | null}} Issue */
+/** @typedef {{field: string, message: string}} FieldError */
+
+/** @typedef {{id: string, env?: string, label?: string | null, command?: string}} Step */
+
+/**
+ * A valid proposal; an execute block (full_dial) is one too, with kind 'execute', payload
+ * {steps}, the steps' schema, `confirmed` (offered because a confirm was answered yes) and
+ * `suspicious` (step id -> hidden characters named 'U+202E').
+ * @typedef {{
+ *   type: 'suggestion', id: string, action: string, text: string, payload: Json,
+ *   preview: string, destructive: boolean, mutates: boolean,
+ *   issue?: {[key: string]: Json}, edits_left?: number,
+ *   kind?: 'execute', schema?: JsonSchema, confirmed?: boolean,
+ *   suspicious?: {[stepId: string]: string[]},
+ * }} SuggestionEvent
+ */
+
+/**
+ * What became of a proposal (or of one step of an execute block: `block`, `command`; or of a
+ * delegation: `to`, `resume`).
+ * @typedef {{
+ *   type: 'outcome', id: string, action: string, status: string, preview: string,
+ *   result?: Json, error?: string, code?: string | null, field?: string | null,
+ *   hint?: string | null, edited?: boolean, block?: string, command?: string, to?: string,
+ *   resume?: boolean,
+ * }} OutcomeEvent
+ */
+
+/** @typedef {{type: 'declare', id: string | null, key: string, value: Json}} DeclareEvent */
+
+/**
+ * @typedef {{
+ *   type: 'delegate', id: string, to: string, intent: string | null, text: string,
+ *   context: Json, resume: boolean, registered: boolean,
+ * }} DelegateEvent
+ */
+
+/** @typedef {{type: 'phatic', signal: string, interval?: number, id?: string}} PhaticEvent */
+/** @typedef {{type: 'no-reply', turn: number, error: string}} NoReplyEvent */
+/** @typedef {{type: 'turn-limit', turns: number}} TurnLimitEvent */
+
+/** The person's words (answer_to: the index of the ask they answer; questions: the token of
+ *  the ask_user request they answer).
+ *  @typedef {{type: 'person', text: string, answer_to?: number | null, questions?: string}} PersonEvent */
+
+/** A say that raised in the kernel. @typedef {{type: 'error', error: string}} ErrorEvent */
+
+/**
+ * @typedef {SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
+ *   | DeclareEvent | DelegateEvent | PhaticEvent | NoReplyEvent | TurnLimitEvent | PersonEvent
+ *   | ErrorEvent} TranscriptEvent
+ */
+
+// ---- what the person is asked now ---------------------------------------------------------------
+
+/**
+ * A decision on suggestion `id`, answered with a 'decide' message carrying `token`; after a
+ * refused edit, `issue`, `errors` and `edits_left` say why and how many tries remain.
+ * @typedef {{
+ *   kind: 'decide', token: string, id: string, action: string, payload: Json,
+ *   issue: Issue | null, errors: FieldError[], edits_left: number | null,
+ * }} DecidePending
+ */
+
+/**
+ * An answer to the ask at transcript `index` (a confirm has no options: Yes / No only).
+ * @typedef {{
+ *   kind: 'answer', token: string, index: number, response_type: string, options: AskOption[],
+ * }} AnswerPending
+ */
+
+/** `{}` when nothing waits. @typedef {DecidePending | AnswerPending} Pending */
+
+// ---- ask_user's questions panel -----------------------------------------------------------------
+
+/** @typedef {{label: string, description?: string | null}} QuestionOption */
+
+/**
+ * @typedef {{
+ *   id: string, question: string, detail?: string | null, header?: string | null,
+ *   multi_select?: boolean, options?: QuestionOption[],
+ *   intent?: {kind: string, approve: string} | null,
+ * }} Question
+ */
+
+/** `{}` when none waits. @typedef {{token: string, questions: Question[]}} QuestionsRequest */
+
+/** @typedef {{id: string, selected: string[], custom?: string}} AnswerItem */
+
+// ---- the synced traits --------------------------------------------------------------------------
+
+/**
+ * @typedef {{
+ *   transcript: TranscriptEvent[], pending: Pending | {}, thinking: boolean, running: boolean,
+ *   queued: string[], schemas: {[action: string]: JsonSchema}, title: string,
+ *   questions: QuestionsRequest | {}, provider_note: string,
+ * }} Traits
+ */
+
+// ---- custom messages ------------------------------------------------------------------------------
+
+/**
+ * @typedef {{type: 'decide', token: string, decision: 'accept' | 'dismiss' | 'edit', payload?: Json}} DecideMessage
+ * @typedef {{name: string, size: number, type: string}} FileInfo
+ * @typedef {{type: 'answer', token: string, value?: string, file?: FileInfo}} AnswerMessage
+ * @typedef {{type: 'say', text: string}} SayMessage
+ * @typedef {{type: 'retry'}} RetryMessage
+ * @typedef {{type: 'ping', id: string}} PingMessage
+ * @typedef {{type: 'questions', token: string, answers: AnswerItem[]}} QuestionsMessage
+ * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | PingMessage | QuestionsMessage} MessageOut
+ * @typedef {{type: 'pong', id: string}} PongMessage
+ */
+
+/**
+ * The part of anywidget's model this front end uses.
+ * @typedef {{
+ *   get: <K extends keyof Traits>(key: K) => Traits[K] | undefined,
+ *   on: (name: string, callback: (...args: any[]) => void) => void,
+ *   off: (name?: string | null, callback?: ((...args: any[]) => void) | null) => void,
+ *   send: (content: MessageOut, callbacks?: unknown, buffers?: ArrayBuffer[]) => void,
+ * }} Model
+ */

@@ -1,0 +1,181 @@
+// @ts-check
+// The conversation log: one node per display item, kept across updates. An item is redrawn
+// only when its signature changes (a card's status, pending state, outcome, steps, …), so what
+// the person typed into an open editor survives every other change.
+//
+//   drawLog(view, log, items) ──▶ new items appended in order, changed ones replaced in place
+//                                 (focus kept, or moved to a refused field), gone ones removed
+//   view.refresh(item)         ──▶ refreshItem: one item redrawn now, focus where asked
+
+import { askCard } from "./ask.js";
+import { STATUS_LABEL, suggestionCard } from "./cards.js";
+import { button, h, jsonBlock } from "./dom.js";
+import { informNode } from "./inform.js";
+import { summarise } from "./text.js";
+
+/** @typedef {import("./items.js").Item} Item */
+/** @typedef {import("./items.js").StatusItem} StatusItem */
+/** @typedef {import("./items.js").NoReplyItem} NoReplyItem */
+/** @typedef {import("./items.js").DelegateItem} DelegateItem */
+/** @typedef {import("./state.js").ViewState} ViewState */
+/** @typedef {import("./state.js").Focus} Focus */
+
+/**
+ * An outcome without a card, the turn limit, or an error.
+ * @param {StatusItem} item
+ */
+function statusNode(item) {
+  const event = item.event;
+  if (event.type === "outcome") {
+    const bits = [`${String(event.action || "action")}: ${STATUS_LABEL[event.status] || event.status}`];
+    if (event.status === "done" && event.result !== undefined && event.result !== null) bits.push(summarise(event.result, 120));
+    if (event.error) bits.push(summarise(event.error, 160));
+    if (event.hint) bits.push(summarise(event.hint, 160));
+    return h("div", { className: `dial-status-line dial-outcome-${event.status}`, "data-dial-outcome": String(event.id ?? "") }, bits.join(" — "));
+  }
+  if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
+  return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
+}
+
+/**
+ * The agent did not reply; the latest such note offers Retry while no say runs.
+ * @param {ViewState} view
+ * @param {NoReplyItem} item
+ */
+function noReplyNode(view, item) {
+  const box = h("div", { className: "dial-no-reply", role: "alert" },
+    h("span", {}, "The agent did not reply. "),
+    h("span", { className: "dial-hint" }, summarise(item.event.error || "", 200)));
+  if (item.retry && !view.model.get("running")) {
+    box.append(button("Retry", "retry", () => {
+      view.model.send({ type: "retry" });
+      /** @type {HTMLButtonElement} */ (box.querySelector("[data-dial-action=retry]")).disabled = true;
+    }, { aria: "Send again what the agent has not heard" }));
+  }
+  return box;
+}
+
+/**
+ * A hand-off to another actor, and whether anybody here takes it over.
+ * @param {DelegateItem} item
+ */
+function delegateNode(item) {
+  const event = item.event;
+  const box = h("div", { className: "dial-delegate", "data-dial-delegate": String(event.to ?? "") });
+  box.append(h("div", { className: "dial-note" },
+    `Hand-off to ${String(event.to || "another actor")}${event.intent ? ` (${String(event.intent)})` : ""}`
+    + (event.registered ? "" : " — nobody here takes it over; the agent was told.")));
+  if (event.text) box.append(h("div", {}, String(event.text)));
+  if (event.context !== null && event.context !== undefined) box.append(jsonBlock(event.context));
+  return box;
+}
+
+/**
+ * @param {ViewState} view
+ * @param {Item} item
+ * @returns {HTMLElement}
+ */
+function nodeFor(view, item) {
+  switch (item.kind) {
+    case "delegate": return delegateNode(item);
+    case "person": return h("div", { className: "dial-person" }, h("div", { className: "dial-bubble" }, String(item.event.text)));
+    case "inform": return informNode(item.event);
+    case "ask": return askCard(view, item);
+    case "suggestion": return suggestionCard(view, item);
+    case "no-reply": return noReplyNode(view, item);
+    default: return statusNode(item);
+  }
+}
+
+/**
+ * What an item's node depends on beyond its event: a change redraws it.
+ * @param {ViewState} view
+ * @param {Item} item
+ */
+function signature(view, item) {
+  switch (item.kind) {
+    case "suggestion":
+      return JSON.stringify([item.status, item.pending, item.outcome, view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
+        [...item.steps.values()], item.acks]);
+    case "ask": return JSON.stringify([item.pending, item.answer]);
+    case "no-reply": return JSON.stringify([item.retry, view.model.get("running")]);
+    default: return "";
+  }
+}
+
+/**
+ * Redraw one item's node now, and put focus where asked.
+ * @param {ViewState} view
+ * @param {Item} item
+ * @param {Focus} [focus]
+ */
+export function refreshItem(view, item, { focusEditor, focusPath, focusAction } = {}) {
+  const entry = view.nodes.get(item.key);
+  if (!entry) return;
+  const node = nodeFor(view, item);
+  entry.node.replaceWith(node);
+  entry.node = node;
+  entry.item = item;
+  /** @type {HTMLElement | null} */
+  let target = null;
+  if (focusPath !== undefined) {
+    target = node.querySelector(`[data-dial-path="${CSS.escape(focusPath)}"] :is(input, textarea, select)`);
+  } else if (focusEditor) {
+    target = node.querySelector(".dial-field-invalid :is(input, textarea, select), .dial-editor :is(input, textarea, select)");
+  } else if (focusAction) {
+    target = node.querySelector(`[data-dial-action="${focusAction}"]`);
+  }
+  target?.focus();
+}
+
+/**
+ * Bring the log in line with `items`, keeping every node whose signature did not change.
+ * @param {ViewState} view
+ * @param {HTMLElement} log
+ * @param {Item[]} items
+ */
+export function drawLog(view, log, items) {
+  const { nodes } = view;
+  /** @type {Set<string>} */
+  const keep = new Set();
+  /** @type {ChildNode | null} */
+  let previous = null;
+  for (const item of items) {
+    keep.add(item.key);
+    const sig = signature(view, item);
+    let entry = nodes.get(item.key);
+    if (!entry || entry.sig !== sig) {
+      const node = nodeFor(view, item);
+      if (entry) {
+        const hadFocus = entry.node.contains(document.activeElement);
+        entry.node.replaceWith(node);
+        entry.node = node;
+        entry.sig = sig;
+        entry.item = item;
+        /** @type {HTMLElement | null} */
+        let target = null;
+        if (item.kind === "suggestion" && item.pending && item.pending.issue) {
+          target = node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]");
+        } else if (hadFocus) {
+          target = node.querySelector("button:not([disabled]), input, textarea");
+        }
+        target?.focus();
+      } else {
+        entry = { sig, node, item };
+        nodes.set(item.key, entry);
+      }
+    } else {
+      entry.item = item;
+    }
+    /** @type {ChildNode | null} */
+    const expected = previous ? previous.nextSibling : log.firstChild;
+    if (expected !== entry.node) log.insertBefore(entry.node, expected);
+    previous = entry.node;
+  }
+  for (const [key, entry] of nodes) {
+    if (!keep.has(key)) {
+      entry.node.remove();
+      nodes.delete(key);
+    }
+  }
+}

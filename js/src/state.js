@@ -1,0 +1,58 @@
+// @ts-check
+// What one view remembers between redraws, in one object handed to the parts that draw (no
+// part keeps state of its own across the view): the person's unsaved edits and typed answers,
+// the node drawn for each item, the tokens already answered from this view.
+//
+//   view.model     the model; its send is dropped once the kernel is gone (view.js)
+//   view.drafts    suggestion id -> the editor's draft (open, form or JSON, the value so far)
+//   view.askDrafts ask index -> the answer typed so far
+//   view.nodes     item key -> {sig, node, item}: redrawn only when its signature changes
+//   view.sending   tokens answered from this view (a second click sends nothing)
+//   view.refresh   redraw one item now (an editor opened, a tab switched, a field added)
+
+/** @typedef {import("./contract.js").Json} Json */
+/** @typedef {import("./contract.js").Model} Model */
+/** @typedef {import("./items.js").Item} Item */
+
+/**
+ * An edit in progress: `value` is the payload so far; `json` the JSON tab's text while it is
+ * shown; `local` the form's own errors (field path -> message), which block Save.
+ * @typedef {{
+ *   open: boolean, view: 'form' | 'json' | null, value: Json, json: string | null,
+ *   jsonError: string | null, local: Map<string, string>, issueSeen?: string,
+ * }} Draft
+ */
+
+/** Where focus goes after a redraw. @typedef {{focusEditor?: boolean, focusPath?: string, focusAction?: string}} Focus */
+
+/** @typedef {{sig: string, node: HTMLElement, item: Item}} Entry */
+
+/**
+ * @typedef {{
+ *   model: Model,
+ *   drafts: Map<string, Draft>,
+ *   askDrafts: Map<number, string>,
+ *   nodes: Map<string, Entry>,
+ *   sending: Set<string>,
+ *   refresh: (item: Item, focus?: Focus) => void,
+ * }} ViewState
+ */
+
+/**
+ * A view's state, empty.
+ * @param {Model} model
+ * @param {(view: ViewState, item: Item, focus?: Focus) => void} refresh
+ * @returns {ViewState}
+ */
+export function viewState(model, refresh) {
+  /** @type {ViewState} */
+  const view = {
+    model,
+    drafts: new Map(),
+    askDrafts: new Map(),
+    nodes: new Map(),
+    sending: new Set(),
+    refresh: (item, focus) => refresh(view, item, focus),
+  };
+  return view;
+}

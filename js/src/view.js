@@ -1,0 +1,267 @@
+// @ts-check
+// The view: the widget's frame (header, context panel, log, words queued, the thinking line,
+// the composer), redrawn from the model's traits at most once per microtask; and the link to
+// the kernel, which says so (and disables every control) once the kernel-side half is gone.
+//
+//   change:transcript | pending | thinking | running | schemas | title | queued ──▶ update()
+//   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
+//   a send that throws ──▶ disconnect()
+//
+// Nothing here decides a rule of the conversation: the kernel says what is pending, what ran
+// and what the agent is doing; the view draws it and sends the person's clicks.
+
+import { agentSignal, contextOf, itemsOf } from "./items.js";
+import { button, h, uid } from "./dom.js";
+import { CARD_ITEMS } from "./inform.js";
+import { drawLog, refreshItem } from "./log.js";
+import { mountQuestions } from "./questions.js";
+import { viewState } from "./state.js";
+import { summarise } from "./text.js";
+
+/** @typedef {import("./contract.js").Model} Model */
+/** @typedef {import("./contract.js").Json} Json */
+/** @typedef {import("./contract.js").PongMessage} PongMessage */
+/** @typedef {import("./state.js").ViewState} ViewState */
+
+const PING_MS = 5000;
+
+/** The text of the note a widget shows once its kernel-side half is gone. */
+export const DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: "
+  + "run this cell again to carry on.";
+
+const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued"];
+
+/**
+ * The frame of one view and what it remembers.
+ * @typedef {{
+ *   view: ViewState, link: {disconnected: boolean}, root: HTMLElement, header: HTMLElement,
+ *   log: HTMLElement, thinking: HTMLElement, thinkingText: HTMLElement,
+ *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
+ *   say: HTMLTextAreaElement, queuedBox: HTMLElement,
+ * }} Chat
+ */
+
+/**
+ * anywidget's render: draw the conversation in `el`; the returned function cleans up.
+ * @param {{model: Model, el: HTMLElement}} props
+ */
+export function render({ model: connected, el }) {
+  // Once the kernel restarts (or the page outlives its kernel) the comm is dead: say so,
+  // and disable every control, instead of a widget that looks alive and drops clicks.
+  const link = { disconnected: false, lost: () => {} };
+  /** @type {Model} */
+  const model = {
+    ...connected,
+    send: (...args) => {
+      if (link.disconnected) return;
+      try {
+        connected.send(...args);
+      } catch (error) {
+        console.warn("dial-notebook: the kernel is not reachable", error);
+        link.lost();
+      }
+    },
+  };
+  const chat = frame(viewState(model, refreshItem), link);
+  link.lost = () => disconnect(chat);
+  el.append(chat.root);
+  const questionsPanel = mountQuestions(model, chat.log); // ask_user's panel, after the log
+  const stopProbing = probe(connected, model, link, () => disconnect(chat));
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      update(chat);
+    });
+  };
+  for (const name of TRAITS) model.on(name, schedule);
+  update(chat);
+  return () => {
+    for (const name of TRAITS) model.off(name, schedule);
+    stopProbing();
+    questionsPanel.dispose();
+  };
+}
+
+/**
+ * The widget's frame, empty, with its composer wired.
+ * @param {ViewState} view
+ * @param {{disconnected: boolean}} link
+ * @returns {Chat}
+ */
+function frame(view, link) {
+  // data-lm-suppress-shortcuts: JupyterLab's own keys (Shift+Enter runs the cell, a / b / d /
+  // m in command mode) never fire for keys typed into the widget; nor does anything else
+  // outside it hear them (the keydown stops at the widget's root, below).
+  const root = h("div", { className: "dial-chat", "data-dial-root": "", "data-lm-suppress-shortcuts": "true" });
+  root.addEventListener("keydown", (event) => event.stopPropagation());
+  const thinkingText = h("span", {}, "Thinking…");
+  /** @type {Chat} */
+  const chat = {
+    view, link, root, thinkingText,
+    header: h("div", { className: "dial-header" }),
+    log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
+    thinking: h("div", { className: "dial-thinking", role: "status" },
+      h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
+      thinkingText),
+    // not <details>: agent text never becomes one, and tests check that no <details> exists
+    contextPanel: h("div", { className: "dial-context", "data-dial-context": "" }),
+    context: { sig: "", open: false },
+    say: h("textarea", {
+      className: "dial-input dial-say", rows: "1", "data-dial-field": "say",
+      "aria-label": "Message to the agent",
+    }),
+    queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
+  };
+  root.append(chat.header, chat.contextPanel, chat.log, chat.queuedBox, chat.thinking, composer(chat));
+  return chat;
+}
+
+/**
+ * The message box and Send: Enter sends (Shift+Enter is a new line), the box grows to 160px.
+ * @param {Chat} chat
+ */
+function composer({ view, say }) {
+  const autosize = () => {
+    say.style.height = "auto";
+    say.style.height = `${Math.min(say.scrollHeight, 160)}px`;
+  };
+  const sendSay = () => {
+    const text = say.value;
+    if (!text.trim()) {
+      say.focus();
+      return;
+    }
+    view.model.send({ type: "say", text });
+    say.value = "";
+    autosize();
+  };
+  const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
+  say.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      sendSay();
+    }
+  });
+  say.addEventListener("input", autosize);
+  return h("div", { className: "dial-composer" }, say, sayButton);
+}
+
+/**
+ * Everything drawn from the traits, now.
+ * @param {Chat} chat
+ */
+function update(chat) {
+  const { view, log, root } = chat;
+  const { model } = view;
+  const title = model.get("title");
+  chat.header.replaceChildren(h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
+    h("span", { className: "dial-title" }, title || "DIAL conversation"));
+  const pending = /** @type {Partial<import("./contract.js").Pending>} */ (model.get("pending") || {});
+  const transcript = model.get("transcript") || [];
+  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  drawLog(view, log, itemsOf(transcript, pending));
+  for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
+  const signal = model.get("running") ? agentSignal(transcript) : null;
+  chat.thinking.hidden = !model.get("thinking") && !signal;
+  chat.thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
+  chat.thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+  updateContext(chat, contextOf(transcript));
+  const queued = Array.isArray(model.get("queued")) ? /** @type {string[]} */ (model.get("queued")) : [];
+  chat.queuedBox.replaceChildren(...queued.map((text) => h("div", { className: "dial-person dial-person-queued" },
+    h("div", { className: "dial-bubble" }, String(text)),
+    h("div", { className: "dial-queued-note" }, "Sent when the agent has finished answering"))));
+  chat.queuedBox.hidden = queued.length === 0;
+  chat.say.placeholder = pending.kind === "decide"
+    ? "Write instead of deciding (the card will be superseded)…"
+    : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
+  root.classList.toggle("dial-running", Boolean(model.get("running")));
+  if (chat.link.disconnected) disableAll(root);
+  if (nearBottom) log.scrollTop = log.scrollHeight;
+}
+
+/**
+ * The small "context" panel: what the agent declared, by key (hidden when nothing is).
+ * @param {Chat} chat
+ * @param {[string, Json][]} entries
+ */
+function updateContext(chat, entries) {
+  const { context, contextPanel } = chat;
+  const sig = JSON.stringify(entries);
+  if (sig === context.sig) return;
+  context.sig = sig;
+  contextPanel.hidden = entries.length === 0;
+  const list = h("dl", { className: "dial-context-list" });
+  list.hidden = !context.open;
+  for (const [key, value] of entries.slice(0, CARD_ITEMS)) {
+    list.append(h("dt", { className: "dial-mono" }, key),
+      h("dd", { "data-dial-context-key": key }, summarise(value)));
+  }
+  const toggle = h("button", {
+    type: "button", className: "dial-context-toggle", "data-dial-action": "context",
+    "aria-expanded": String(context.open),
+    onClick: () => {
+      context.open = !context.open;
+      list.hidden = !context.open;
+      toggle.setAttribute("aria-expanded", String(context.open));
+    },
+  }, `Context (${entries.length})`);
+  contextPanel.replaceChildren(toggle, list);
+}
+
+/** @param {HTMLElement} root */
+function disableAll(root) {
+  root.querySelectorAll("button, input, textarea, select").forEach((node) => {
+    /** @type {HTMLButtonElement} */ (node).disabled = true;
+  });
+}
+
+/**
+ * The kernel-side half is gone: say so, once, and disable every control.
+ * @param {Chat} chat
+ */
+function disconnect(chat) {
+  if (chat.link.disconnected) return;
+  chat.link.disconnected = true;
+  chat.root.classList.add("dial-disconnected");
+  chat.root.setAttribute("data-dial-disconnected", "");
+  chat.root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
+  disableAll(chat.root);
+  chat.thinking.hidden = true;
+  chat.say.placeholder = "Not connected: run this cell again.";
+}
+
+/**
+ * ipywidgets marks every model not live when the kernel restarts or dies. The event does not
+ * say which way it went, so the kernel is asked: no answer within PING_MS, not live.
+ * @param {Model} connected  the model itself, whose events are listened to
+ * @param {Model} model  the model whose send is dropped once disconnected
+ * @param {{disconnected: boolean}} link
+ * @param {() => void} lost
+ * @returns {() => void} stop listening
+ */
+function probe(connected, model, link, lost) {
+  /** @type {{id: string, timer: ReturnType<typeof setTimeout>} | null} */
+  let pinged = null;
+  const ping = () => {
+    if (link.disconnected || pinged) return;
+    const id = uid("ping");
+    pinged = { id, timer: setTimeout(lost, PING_MS) };
+    model.send({ type: "ping", id });
+  };
+  const pong = (/** @type {PongMessage | undefined} */ message) => {
+    if (message && message.type === "pong" && pinged && message.id === pinged.id) {
+      clearTimeout(pinged.timer);
+      pinged = null;
+    }
+  };
+  connected.on("comm_live_update", ping);
+  connected.on("msg:custom", pong);
+  return () => {
+    connected.off("comm_live_update", ping);
+    connected.off("msg:custom", pong);
+    if (pinged) clearTimeout(pinged.timer);
+  };
+}

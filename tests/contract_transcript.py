@@ -1,0 +1,173 @@
+"""A transcript with every kind of event, made by a real ChatWidget and the real runtime: the
+contract between the Python side and the front end, as data.
+
+``python tests/contract_transcript.py`` writes it to ``js/test/fixtures/transcript.json``;
+``tests/unit/test_contract.py`` checks that the committed file is what this makes, that every
+entry fits its type (``runtime._contract``, ``widget._contract``), and that every kind is in it;
+the front end's tests render the same file (node: the items; the browser: the whole view).
+
+The conversation: a scripted agent replies by the person's words; the person's clicks are
+delivered to the widget's message handler exactly as ipywidgets delivers a comm message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dial_notebook.dial import MAX_REPLY_CHARS
+from dial_notebook.domains.notes import NotesDomain
+from dial_notebook.runtime import python_executor
+from dial_notebook.widget import ChatWidget
+
+FIXTURE = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "transcript.json"
+GIF = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
+
+
+def dial(*elements: str) -> str:
+    return '<dial version="0.1" actor="agent">' + "".join(elements) + "</dial>"
+
+
+def payload(value: Any) -> str:
+    return f"<dial-payload>{json.dumps(value)}</dial-payload>"
+
+
+REPLIES: dict[str, Any] = {
+    "show": "Here you go." + dial(
+        '<dial-phatic signal="typing"/>',
+        '<dial-declare context-key="mood">' + payload({"tone": "calm"}) + "</dial-declare>",
+        "<dial-inform>A plain inform.</dial-inform>",
+        '<dial-inform render="table">Rows:' + payload([{"a": 1.23456789, "b": "x"}])
+        + "</dial-inform>",
+        '<dial-inform render="media">A dot:' + payload({"src": GIF, "alt": "dot"})
+        + "</dial-inform>",
+        '<dial-inform render="code">print("hi")</dial-inform>',
+        '<dial-inform observe="never">Waits for nothing that comes.</dial-inform>',
+        '<dial-inform addressed-to="billing">For billing only.</dial-inform>',
+        '<dial-delegate to="billing" intent="refund">Over to billing.'
+        "<dial-context>" + payload({"charge": 1}) + "</dial-context></dial-delegate>"),
+    "ask": dial(
+        '<dial-ask id="which" response-type="choice">Which list?'
+        '<dial-option value="home">Home</dial-option>'
+        '<dial-option value="work">Work</dial-option></dial-ask>',
+        '<dial-ask id="sure" response-type="confirm">Sure?'
+        '<dial-option value="1">Ignored</dial-option></dial-ask>'),
+    "propose": dial(
+        '<dial-suggest id="add" action="add-note">Add it?' + payload({"text": "tea"})
+        + "</dial-suggest>",
+        '<dial-suggest id="rm" action="remove-note">Remove it?' + payload({"id": 1})
+        + "</dial-suggest>",
+        '<dial-suggest id="ls" action="list-notes">' + payload({}) + "</dial-suggest>",
+        '<dial-suggest id="poll" action="open-poll">'
+        + payload({"question": "Lunch?", "options": ["pizza", "salad"]}) + "</dial-suggest>",
+        '<dial-suggest id="fly" action="fly">' + payload({}) + "</dial-suggest>",
+        '<dial-suggest id="later" action="add-note" observe="never">' + payload({"text": "x"})
+        + "</dial-suggest>"),
+    "run": dial(
+        '<dial-execute id="op"><step env="python" id="sum">1 + 1</step>'
+        '<step env="python" id="odd" label="Looks harmless">print("safe") #\u2067</step>'
+        "</dial-execute>"),
+    "moved": dial('<dial-suggest id="skipme" action="add-note">' + payload({"text": "y"})
+                  + "</dial-suggest>"),
+    "thanks": dial('<dial-acknowledge of="rm">OK, I left that out.</dial-acknowledge>'),
+    "huge": "x" * (MAX_REPLY_CHARS + 1),
+}
+
+
+class Agent:
+    """Replies by the person's words (the message's last paragraph); hangs once, fails once."""
+
+    def __init__(self) -> None:
+        self.hung = False
+        self.looping = False
+
+    async def send(self, message: str) -> str:
+        words = message.split("\n\n")[-1].strip()
+        if self.looping and words.startswith("<"):  # only outcomes came: propose again
+            words = "loop"
+        self.looping = words == "loop"
+        if words == "wait" and not self.hung:
+            self.hung = True
+            await asyncio.sleep(30)
+        if words == "fail":
+            raise ConnectionError("the agent is unreachable")
+        if words == "loop":
+            return dial('<dial-suggest action="list-notes">' + payload({}) + "</dial-suggest>")
+        return REPLIES.get(words, dial("<dial-inform>Noted.</dial-inform>"))
+
+
+def click(chat: ChatWidget, **content: Any) -> None:
+    chat._handle_custom_msg(content, [])
+
+
+async def settled(chat: ChatWidget, task: asyncio.Future[Any]) -> None:
+    """Let the conversation go until it waits for the person, or ends."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while not task.done() and not chat.pending:
+        assert loop.time() < end, "the conversation never settled"
+        await asyncio.sleep(0.005)
+
+
+async def play() -> list[dict[str, Any]]:
+    """Play the conversation; the widget's transcript at the end."""
+    chat = ChatWidget(agent=Agent(), domain=NotesDomain(["buy milk"]), timeout=0.3,
+                      max_turns=2, executors={"python": python_executor({})})
+
+    async def say(text: str) -> asyncio.Future[Any]:
+        task = chat.say(text)
+        await settled(chat, task)
+        return task
+
+    async def decide(decision: str, **extra: Any) -> None:
+        click(chat, type="decide", token=chat.pending["token"], decision=decision, **extra)
+        await asyncio.sleep(0.05)
+
+    async def answer(value: str) -> None:
+        click(chat, type="answer", token=chat.pending["token"], value=value)
+        await asyncio.sleep(0.05)
+
+    await (await say("show"))
+    task = await say("ask")
+    await answer("work")
+    await settled(chat, task)
+    await answer("yes")
+    await task
+    task = await say("propose")
+    await decide("edit", payload={"text": ""})  # refused: issue and edits_left
+    await settled(chat, task)
+    await decide("edit", payload={"text": "green tea"})
+    await settled(chat, task)
+    await decide("dismiss")  # the removal
+    await task
+    task = await say("run")
+    await decide("accept")
+    await task
+    task = await say("moved")
+    await (await say("never mind"))  # words instead of deciding: superseded
+    await task
+    await (await say("thanks"))
+    await (await say("wait"))  # no reply within the timeout
+    await (await say("loop"))  # read-only outcomes every turn: the turn limit
+    task = await say("fail")
+    await asyncio.gather(task, return_exceptions=True)  # the widget's error entry
+    await (await say("huge"))
+    return json.loads(json.dumps(chat.transcript))
+
+
+def transcript() -> list[dict[str, Any]]:
+    return asyncio.run(play())
+
+
+def write() -> Path:
+    FIXTURE.parent.mkdir(parents=True, exist_ok=True)
+    FIXTURE.write_text(json.dumps(transcript(), indent=1, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    return FIXTURE
+
+
+if __name__ == "__main__":
+    sys.exit(print(write()))

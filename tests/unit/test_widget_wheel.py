@@ -1,0 +1,104 @@
+"""An installed copy finds its own front end: the wheel carries the bundle inside the package,
+and ChatWidget loads it from there, whatever else is installed beside it — here a top-level
+``js`` package with a decoy widget.js, which other packages create (an installed copy used to
+read ``site-packages/js``).
+
+Offline: the wheel is built with the hatchling of this environment (``--no-build-isolation``)
+and installed with ``--no-index --no-deps`` into a fresh venv whose dependencies come from this
+environment's site-packages (a path in a .pth file, so this checkout's editable install is not
+seen there)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from dial_notebook.widget._chat_widget import STATIC
+
+ROOT = Path(__file__).resolve().parents[2]
+DECOY = "export default { render() { throw new Error('the wrong front end'); } };\n"
+PROBE = """
+import json, sys
+from pathlib import Path
+import dial_notebook
+from dial_notebook.widget import ChatWidget
+static = Path(dial_notebook.__file__).parent / "widget" / "static"
+print(json.dumps({
+    "package": dial_notebook.__file__,
+    "esm": str(ChatWidget._esm),
+    "css": str(ChatWidget._css),
+    "static": str(static),
+    "js": __import__("js").__file__ or "",
+}))
+"""
+
+pytestmark = pytest.mark.install
+
+
+def _pip(*args: str, cwd: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check",
+                          "--no-input", *args], cwd=cwd, capture_output=True, text=True,
+                         timeout=180, check=False, env={**os.environ, "PIP_NO_INDEX": "1"})
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    if importlib.util.find_spec("hatchling") is None:
+        message = "hatchling (the build backend, in the test extra) is needed to build the wheel"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    tmp = tmp_path_factory.mktemp("wheel")
+    _pip("wheel", str(ROOT), "--no-deps", "--no-build-isolation", "--no-index",
+         "--wheel-dir", str(tmp / "dist"), cwd=tmp)
+    [wheel] = (tmp / "dist").glob("dial_notebook-*.whl")
+
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=60)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True, text=True, check=True, timeout=30).stdout.strip())
+    # the dependencies: this environment's site-packages, after the fresh one's own
+    (site / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    # a top-level js package beside dial_notebook, with a front end that is not ours
+    (site / "js").mkdir()
+    (site / "js" / "__init__.py").write_text("")
+    (site / "js" / "widget.js").write_text(DECOY)
+    (site / "js" / "widget.css").write_text("/* not ours */\n")
+    _pip("--python", str(python), "install", "--no-index", "--no-deps", str(wheel), cwd=tmp)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ANYWIDGET_HMR")}
+    run = subprocess.run([str(python), "-c", PROBE], cwd=tmp, env=env, capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return {**json.loads(run.stdout), "site": str(site), "wheel": str(wheel)}
+
+
+def test_the_wheel_carries_the_bundle_inside_the_package_and_not_js(installed):
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    assert {"dial_notebook/widget/static/widget.js",
+            "dial_notebook/widget/static/widget.css"} <= set(names)
+    assert not [n for n in names if n.startswith("js/") or "/js/" in n]
+
+
+def test_an_installed_copy_imports_beside_a_top_level_js_package(installed):
+    assert Path(installed["package"]).is_relative_to(installed["site"])
+    assert Path(installed["js"]).is_relative_to(installed["site"])  # the decoy is importable
+
+
+def test_an_installed_copy_loads_its_own_bundle(installed):
+    assert Path(installed["static"]).is_relative_to(installed["site"])
+    assert installed["esm"] == (STATIC / "widget.js").read_text(encoding="utf-8")
+    assert installed["css"] == (STATIC / "widget.css").read_text(encoding="utf-8")
+    assert "the wrong front end" not in installed["esm"]
