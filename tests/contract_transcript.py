@@ -78,7 +78,8 @@ REPLIES: dict[str, Any] = {
 
 
 class Agent:
-    """Replies by the person's words (the message's last paragraph); hangs once, fails once."""
+    """Replies by the person's words (the message's last paragraph); hangs once, fails once,
+    never replies to "slow" (the person stops it)."""
 
     def __init__(self) -> None:
         self.hung = False
@@ -92,6 +93,8 @@ class Agent:
         if words == "wait" and not self.hung:
             self.hung = True
             await asyncio.sleep(30)
+        if words == "slow":
+            await asyncio.sleep(30)  # stopped by the person before it replies
         if words == "fail":
             raise ConnectionError("the agent is unreachable")
         if words == "loop":
@@ -155,6 +158,10 @@ async def play() -> list[dict[str, Any]]:
     task = await say("fail")
     await asyncio.gather(task, return_exceptions=True)  # the widget's error entry
     await (await say("huge"))
+    task = chat.say("slow")
+    await asyncio.sleep(0.05)
+    click(chat, type="stop")  # the Stop button: the widget's stopped entry
+    await asyncio.gather(task, return_exceptions=True)
     return json.loads(json.dumps(chat.transcript))
 
 

@@ -5,8 +5,14 @@
     DemoAgent       offline, no key: speaks DIAL for the notes and dataframes domains
     SchemaDemoAgent offline, no key: proposes payloads made from any SchemaDomain's schemas
                     (valid ones, and broken ones on request), to click through a new domain
-    ScriptedAgent   replays replies, for tests, teaching and demos
+    ScriptedAgent   replays replies, for tests, teaching and demos (streamed with ``pieces=``)
     system_prompt   teaches a model DIAL v0.1 and a domain's actions
+
+An agent may also stream: ``async def stream_reply(message)`` yields the reply's text in
+pieces, in order, and the runtime reads it when ``getattr(agent, "streams", True)``. The two
+SDK agents stream by default (``stream=False``: one whole reply per ``send``), keep one SDK
+client per event loop (``close()``, ``await aclose()``, ``async with agent:``) and record the
+tokens of each turn in ``usage``.
 
 The SDKs are optional extras (``pip install dial-notebook[openai]`` / ``[anthropic]``):
 importing this package needs neither; creating an agent without its SDK says what to install.

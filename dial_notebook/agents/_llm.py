@@ -1,21 +1,30 @@
-"""What the two SDK agents share: history, streaming, bounded retries and readable errors.
+"""What the two SDK agents share: history, streaming, one client, bounded retries, usage.
 
-    send(message) ─▶ messages = system prompt + completed turns + message
-        ─▶ request (the subclass: OpenAI chat completions / Anthropic messages)
-             ├─ stream=True: every piece of text goes to on_chunk(text) as it arrives
-             ├─ 429 / 5xx ─▶ wait what the server asks (retry-after-ms, retry-after), else
-             │               1 s, 2 s …; at most max_retries times, never longer than
-             │               max_retry_wait ─▶ then AgentError('rate-limit' | 'server')
+    stream_reply(message) ─▶ messages = system prompt + completed turns + message
+        ─▶ a streamed request (the subclass: OpenAI chat completions / Anthropic messages)
+             ├─ each piece of text: to on_chunk(text), then yielded, in order
+             ├─ 429 / 5xx before the first piece ─▶ wait what the server asks (retry-after-ms,
+             │       retry-after), else 1 s, 2 s …; at most max_retries times, never longer
+             │       than max_retry_wait ─▶ then AgentError('rate-limit' | 'server')
+             ├─ the connection breaks after the first piece ─▶ AgentError('connection')
              └─ any other failure ─▶ AgentError with a sentence for the person (_errors.py)
-        ─▶ the turn is kept in the history; the reply text is returned
+        ─▶ the stream ends: the turn and its token usage are kept
+    send(message) ─▶ stream=True: the pieces of stream_reply, joined
+                  └ stream=False: one request, with the same retries ─▶ the turn is kept
+
+``streams`` (``stream``, True by default) tells the runtime to read ``stream_reply``; with
+``stream=False`` it calls ``send``. A consumer that stops reading a stream (the runtime's task
+cancelled: a Stop, an interrupt, its timeout) closes the HTTP stream at once and leaves the
+history as it was; only the CancelledError / GeneratorExit in flight is raised.
 
 In a ``Conversation`` the conversation's own ``timeout`` decides when to stop waiting: it
 cancels the send, the runtime reports ``no-reply`` and the history is left unchanged. The
-agent's ``timeout`` (default 120 s, longer than the runtime's 90 s) only bounds a send made
+agent's ``timeout`` (default 120 s, longer than the runtime's 90 s) only bounds a request made
 outside a conversation.
 
-Each send opens its own SDK client and closes it before returning, so an agent works from any
-event loop (a notebook's, or ``say_sync``'s private one) and leaves no connection behind.
+One SDK client, and its pool of connections, serves every request made from one event loop
+(``_clients.py``: one per loop, as an async client is bound to its loop; closed when that loop
+shuts down). ``close()``, ``await aclose()`` or ``async with agent:`` closes them sooner.
 
 The API key is held in a ``Secret`` (its ``repr`` is ``Secret('***')``), handed only to the SDK
 client, and redacted from every message built from what a server said; errors are raised
@@ -25,20 +34,21 @@ client, and redacted from every message built from what a server said; errors ar
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import email.utils
 import importlib
 import inspect
 import os
 import time
-from collections.abc import AsyncIterator, Callable
-from types import ModuleType
-from typing import Any, ClassVar, TypedDict, Unpack
+from collections.abc import AsyncIterator, Awaitable, Callable
+from types import ModuleType, TracebackType
+from typing import Any, ClassVar, Self, TypedDict, Unpack
 
 from .._options import keyword_signature
+from ._clients import LoopClients
 from ._errors import AgentError, MissingSDKError, redact
 from ._history import History
 from ._prompt import system_prompt
+from ._usage import TurnUsage, Usage, unknown
 
 OnChunk = Callable[[str], object]
 
@@ -46,6 +56,9 @@ OnChunk = Callable[[str], object]
 RETRYABLE = (408, 409, 429, 500, 502, 503, 504, 529)
 #: Longest error text quoted from a server.
 MAX_QUOTE = 300
+#: Seconds an idle connection is kept for the next request (the SDKs' default is 5 s, less
+#: than a person takes to click; a connection the server closed meanwhile is not reused).
+KEEPALIVE_SECONDS = 60.0
 
 
 def import_sdk(module: str, agent: str, extra: str) -> ModuleType:
@@ -93,8 +106,35 @@ class LLMOptions(TypedDict, total=False):
 
 #: Each option's default.
 LLM_DEFAULTS: dict[str, Any] = {"base_url": None, "api_key": None, "system": None,
-                                "domain": None, "stream": False, "on_chunk": None,
+                                "domain": None, "stream": True, "on_chunk": None,
                                 "timeout": 120.0, "max_retries": 2, "max_retry_wait": 60.0}
+
+
+class _Closing:
+    """``async with``: closes an async generator on the way out; when something is already
+    in flight (a failure, a cancellation, a GeneratorExit) a failure to close does not
+    replace it."""
+
+    def __init__(self, stream: AsyncIterator[str]) -> None:
+        self.stream = stream
+
+    async def __aenter__(self) -> AsyncIterator[str]:
+        return self.stream
+
+    async def __aexit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        try:
+            await self.stream.aclose()  # type: ignore[attr-defined]
+        except Exception:
+            if kind is None:
+                raise
+
+
+class _Tries:
+    """The tries of one request so far: retries after a wait, and the one reconnection."""
+
+    def __init__(self) -> None:
+        self.retries = 0
+        self.reconnected = False
 
 
 class LLMAgent:
@@ -125,8 +165,10 @@ class LLMAgent:
         self._sdk = import_sdk(self.sdk, type(self).__name__, self.extra)
         self.model = model
         self.base_url = base_url or os.environ.get(self.url_variable) or None
+        #: Read replies as they are written (``stream_reply``); False: one whole reply per
+        #: request (``send``).
         self.stream = stream
-        #: Called with each piece of reply text as it arrives (when ``stream=True``).
+        #: Called with each piece of reply text as it arrives (when streaming).
         self.on_chunk = on_chunk
         self.timeout = timeout
         self.max_retries = max_retries
@@ -135,6 +177,8 @@ class LLMAgent:
         self.options = dict(request)
         self.history = History(system if system is not None else system_prompt(domain))
         self._key = Secret.of(api_key or os.environ.get(self.key_variable))
+        self._clients = LoopClients()
+        self._usage = Usage()
 
     @property
     def url(self) -> str:
@@ -146,6 +190,20 @@ class LLMAgent:
         """The system prompt sent first with every request."""
         return self.history.system
 
+    @property
+    def streams(self) -> bool:
+        """Whether the runtime should read replies from ``stream_reply`` (the ``stream``
+        option) rather than ``send``."""
+        return bool(self.stream)
+
+    @property
+    def usage(self) -> dict[str, Any]:
+        """Tokens per completed turn, as the API reported them, and their sums:
+        ``{"turns": [{"input": …, "output": …, "total": …}, …], "input": …, "output": …,
+        "total": …}``. A turn whose server reported nothing has ``None`` counts; the sums
+        add what is known."""
+        return self._usage.summary()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r}, url={self.url!r})"
 
@@ -154,84 +212,170 @@ class LLMAgent:
     async def send(self, message: str) -> str:
         """Send ``message`` as the next user turn and return the model's reply text.
 
-        Raises ``AgentError`` with a readable message when the model cannot be reached.
+        With ``stream=True`` the reply is read as ``stream_reply`` reads it (each piece to
+        ``on_chunk``); with ``stream=False`` it is one request. Raises ``AgentError`` with a
+        readable message when the model cannot be reached.
         """
-        client = self._open_client()
-        async with client:  # one client per send: nothing outlives the send or its event loop
-            reply = await self._with_retries(client, message)
-        self.history.commit(message, reply)
+        if self.stream:
+            async with _Closing(self.stream_reply(message)) as pieces:
+                return "".join([piece async for piece in pieces])
+        client = await self._client()
+        reply, usage = await self._with_retries(lambda: self._request(client, message))
+        self._commit(message, reply, usage)
         return reply
 
-    async def _with_retries(self, client: Any, message: str) -> str:
-        attempt = 0
+    async def stream_reply(self, message: str) -> AsyncIterator[str]:
+        """Send ``message`` as the next user turn and yield the reply's text in pieces, in
+        order, as they arrive (their concatenation is the reply; each also goes to
+        ``on_chunk``). When the stream ends the turn is kept, as ``send`` keeps it.
+
+        Stopping early (``aclose()``, or the reading task cancelled) closes the HTTP stream
+        and keeps nothing. Always streams, whatever ``stream`` says.
+
+            async for piece in agent.stream_reply("add a note: buy milk"):
+                print(piece, end="")
+        """
+        client = await self._client()
+        parts: list[str] = []
+        usage = unknown()  # filled in by the subclass as the stream reports it
+        tries = _Tries()
         while True:
-            started = False
-
-            def mark() -> None:
-                nonlocal started
-                started = True
-
             try:
-                return await self._complete(client, message, mark)
+                async with _Closing(self._request_stream(client, message, usage)) as stream:
+                    async for piece in stream:
+                        if not piece:
+                            continue
+                        parts.append(piece)
+                        if self.on_chunk is not None:
+                            result = self.on_chunk(piece)
+                            if inspect.isawaitable(result):
+                                await result
+                        yield piece
+                break
             except AgentError:
                 raise
             except Exception as exc:
-                broken = isinstance(exc, self._sdk.APIConnectionError) and started and not \
-                    isinstance(exc, self._sdk.APITimeoutError)
-                if broken or (not isinstance(exc, self._sdk.APIError) and _transport_failure(exc)):
-                    # the connection dropped mid-stream (some SDKs leave that unwrapped)
-                    raise AgentError(
-                        f"The connection to {self.url} broke while the reply was arriving: "
-                        f"{redact(str(exc.__cause__ or exc), self._secret)}. Send again.",
-                        kind="connection",
-                    ) from None
-                if not isinstance(exc, self._sdk.APIError):
+                wait = self._failure(exc, started=bool(parts), tries=tries)
+                if wait is None:
                     raise
-                error, retryable = self._explain(exc)
-                if not retryable or started or attempt >= self.max_retries:
-                    raise error from None
-                wait = self._wait(exc, attempt)
-                if wait > self.max_retry_wait:
-                    raise AgentError(
-                        f"{error} The server asks to wait {wait:g}s before trying again, "
-                        f"longer than max_retry_wait={self.max_retry_wait:g}s.",
-                        kind=error.kind, status=error.status,
-                    ) from None
-            attempt += 1
+            usage = unknown()
             await asyncio.sleep(wait)
-
-    async def _complete(self, client: Any, message: str, mark: Callable[[], None]) -> str:
-        if not self.stream:
-            return await self._request(client, message)
-        parts: list[str] = []
-        async with contextlib.aclosing(self._request_stream(client, message)) as pieces:
-            async for piece in pieces:
-                if not piece:
-                    continue
-                mark()
-                parts.append(piece)
-                if self.on_chunk is not None:
-                    result = self.on_chunk(piece)
-                    if inspect.isawaitable(result):
-                        await result
-        return "".join(parts)
+        self._commit(message, "".join(parts), usage)
 
     def reset(self) -> None:
-        """Forget the conversation (the system prompt stays)."""
+        """Forget the conversation and its usage (the system prompt stays)."""
         self.history.clear()
+        self._usage.clear()
+
+    # -- connections ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the agent's connections, as far as can be done without waiting for a loop
+        that runs: an idle loop's at once; a running loop's (a notebook's, or one on another
+        thread) as soon as that loop runs again. The agent stays usable: its next request
+        opens a new connection.
+
+            agent.close()
+        """
+        self._clients.close()
+
+    async def aclose(self) -> None:
+        """Close the agent's connections; this loop's before returning.
+
+            await agent.aclose()
+        """
+        await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        """``async with OpenAIAgent(…) as agent:`` closes its connections on the way out."""
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: TracebackType | None) -> None:
+        await self.aclose()
 
     # -- for subclasses -------------------------------------------------------------------
 
     def _make_client(self, api_key: str) -> Any:
         raise NotImplementedError
 
-    async def _request(self, client: Any, message: str) -> str:
+    async def _request(self, client: Any, message: str) -> tuple[str, TurnUsage]:
+        """One whole reply, and its usage."""
         raise NotImplementedError
 
-    def _request_stream(self, client: Any, message: str) -> AsyncIterator[str]:
+    def _request_stream(self, client: Any, message: str, usage: TurnUsage) -> AsyncIterator[str]:
+        """The reply's pieces; ``usage`` is filled in as the stream reports it."""
         raise NotImplementedError
+
+    def _http_client(self) -> Any:
+        """The SDK's own default HTTP client keeping idle connections longer (None, for the
+        SDK's default, when the SDK is too old to offer it)."""
+        make = getattr(self._sdk, "DefaultAsyncHttpxClient", None)
+        limits = getattr(self._sdk, "DEFAULT_CONNECTION_LIMITS", None)
+        if make is None or limits is None:
+            return None
+        return make(limits=type(limits)(
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=KEEPALIVE_SECONDS))
 
     # -- internals ------------------------------------------------------------------------
+
+    async def _client(self) -> Any:
+        """The running event loop's SDK client (made on its first request)."""
+        return await self._clients.get(self._open_client, self.url)
+
+    def _commit(self, message: str, reply: str, usage: TurnUsage) -> None:
+        self.history.commit(message, reply)
+        self._usage.record(usage)
+
+    async def _with_retries(self, request: Callable[[], Awaitable[tuple[str, TurnUsage]]]
+                            ) -> tuple[str, TurnUsage]:
+        tries = _Tries()
+        while True:
+            try:
+                return await request()
+            except AgentError:
+                raise
+            except Exception as exc:
+                wait = self._failure(exc, started=False, tries=tries)
+                if wait is None:
+                    raise
+            await asyncio.sleep(wait)
+
+    def _failure(self, exc: Exception, *, started: bool, tries: _Tries) -> float | None:
+        """What a failed attempt means: the seconds to wait before trying again (counted in
+        ``tries``); or None, when ``exc`` is none of the SDK's nor the transport's (the caller
+        raises it as it is); else it raises the ``AgentError`` to show. ``started``: text had
+        arrived."""
+        sdk = self._sdk
+        broken = isinstance(exc, sdk.APIConnectionError) and started and not \
+            isinstance(exc, sdk.APITimeoutError)
+        if broken or (not isinstance(exc, sdk.APIError) and _transport_failure(exc)):
+            # the connection dropped mid-stream (some SDKs leave that unwrapped)
+            raise AgentError(
+                f"The connection to {self.url} broke while the reply was arriving: "
+                f"{redact(str(exc.__cause__ or exc), self._secret)}. Send again.",
+                kind="connection",
+            ) from None
+        if not isinstance(exc, sdk.APIError):
+            return None
+        if not tries.reconnected and not started and type(exc) is sdk.APIConnectionError \
+                and not _refused(exc):
+            tries.reconnected = True
+            return 0.0  # a kept connection the server had just closed: once more, at once
+        error, retryable = self._explain(exc)
+        if not retryable or started or tries.retries >= self.max_retries:
+            raise error from None
+        wait = self._wait(exc, tries.retries)
+        if wait > self.max_retry_wait:
+            raise AgentError(
+                f"{error} The server asks to wait {wait:g}s before trying again, "
+                f"longer than max_retry_wait={self.max_retry_wait:g}s.",
+                kind=error.kind, status=error.status,
+            ) from None
+        tries.retries += 1
+        return wait
 
     def _open_client(self) -> Any:
         """A new SDK client (an async client is bound to the event loop it first runs on)."""
@@ -270,8 +414,7 @@ class LLMAgent:
             ), False
         if isinstance(exc, sdk.APIConnectionError):
             cause = redact(str(exc.__cause__ or exc), self._secret)
-            if _refused(exc) or "refused" in cause.lower() or "all connection attempts" in \
-                    cause.lower():
+            if _refused(exc):
                 reason = "the connection was refused: is the server running, on that port?"
             else:
                 reason = f"{cause}. Check the URL and that the server is running."
@@ -328,7 +471,8 @@ def _transport_failure(exc: BaseException) -> bool:
 
 
 def _refused(exc: BaseException) -> bool:
-    """True when a ``ConnectionRefusedError`` is among the exception's causes."""
+    """True when the connection was refused: a ``ConnectionRefusedError`` among the
+    exception's causes, or a cause that says so."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
@@ -336,7 +480,8 @@ def _refused(exc: BaseException) -> bool:
             return True
         seen.add(id(current))
         current = current.__cause__ or current.__context__
-    return False
+    said = str(exc.__cause__ or exc).lower()
+    return "refused" in said or "all connection attempts" in said
 
 
 def retry_after(headers: Any) -> float | None:

@@ -30,6 +30,7 @@ from ._envelope import Envelope
 from ._lint import Finding, lint
 from ._outcome import STATUSES, outcome_json, outcome_reply
 from ._parse import MAX_REPLY_CHARS, parse, parse_all
+from ._progress import Progress
 from ._scan import extract_prose
 from ._serialise import to_xml
 from ._unicode import hidden_characters, reveal
@@ -54,6 +55,7 @@ __all__ = [
     "Option",
     "Payload",
     "Phatic",
+    "Progress",
     "Repair",
     "Step",
     "Suggest",

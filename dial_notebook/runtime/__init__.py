@@ -31,13 +31,14 @@ from ._contract import (
     NoReplyEvent,
     OutcomeEvent,
     PhaticEvent,
+    ProgressEvent,
     ReplyEvent,
     SentEvent,
     SuggestionEvent,
     TurnLimitEvent,
 )
 from ._conversation import Conversation, ConversationBusyError, SayResult
-from ._events import EVENT_TYPES
+from ._events import EVENT_TYPES, TRANSIENT_TYPES
 from ._executors import StepError, python_executor, shell_executor
 from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_EDIT_ATTEMPTS",
     "NEEDS_REPLY",
     "REPLY_SECONDS",
+    "TRANSIENT_TYPES",
     "Agent",
     "AskEvent",
     "BlockingSayError",
@@ -72,6 +74,7 @@ __all__ = [
     "PendingAsk",
     "PhaticEvent",
     "PolicyHuman",
+    "ProgressEvent",
     "ReplyEvent",
     "SayResult",
     "ScriptedHuman",

@@ -155,6 +155,15 @@ class PhaticEvent(TypedDict):
     id: NotRequired[str]
 
 
+class ProgressEvent(TypedDict):
+    """A streamed reply so far (to the callback only, never kept in the transcript)."""
+
+    type: Literal["progress"]
+    turn: int
+    prose: str
+    writing: str | None
+
+
 #: ``type`` → the shape of its events.
 EVENT_SHAPES: dict[str, type] = {
     "sent": SentEvent, "reply": ReplyEvent, "inform": InformEvent, "ask": AskEvent,

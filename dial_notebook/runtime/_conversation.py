@@ -39,6 +39,7 @@ from ._outcomes import Outcome
 from ._ports import Agent, AgentPort, Domain, DomainPort, Human, HumanPort
 from ._reply import handle
 from ._state import Reply, State
+from ._streaming import StreamProgress
 from ._sync import BlockingSayError, SyncRunner
 from ._values import PendingAsk, Suggestion
 
@@ -260,7 +261,7 @@ class Conversation:
             message = await self._compose(state.owed_outcomes[:outcomes], spoken)
             state.events.emit({"type": "sent", "turn": turn, "message": message})
             try:
-                reply_text = await self._send(message)
+                reply_text = await self._send(message, turn)
             except _NoReply as exc:
                 state.events.emit({"type": "no-reply", "turn": turn, "error": str(exc)})
                 return SayResult("no-reply", turn, reached)
@@ -268,7 +269,7 @@ class Conversation:
             del state.owed_outcomes[:outcomes]
             del state.owed_words[:words]
             reply = Reply(state, reached)
-            await handle(reply, turn, reply_text)
+            await handle(reply, turn, reply_text, self._agent.chars)
             if not reply.needs_turn():
                 return SayResult("idle", turn, reached)
 
@@ -284,17 +285,27 @@ class Conversation:
             parts.append(spoken)
         return "\n\n".join(parts)
 
-    async def _send(self, message: str) -> str:
-        if self._timeout is None:
-            return await self._agent.send(message)
-        timer = asyncio.timeout(self._timeout)
+    async def _send(self, message: str, turn: int) -> str:
+        # a streamed reply's pieces become 'progress' events: readable (no markup), paced,
+        # passed to on_event but not kept (the reply event keeps the text): _streaming.py
+        progress = (StreamProgress(turn, self._state.events.transient)
+                    if self._agent.streams else None)
+        on_piece = progress.feed if progress is not None else None
         try:
-            async with timer:
-                return await self._agent.send(message)
-        except TimeoutError:
-            if timer.expired():
-                raise _NoReply(f"The agent didn't reply within {self._timeout:g}s") from None
-            raise
+            if self._timeout is None:
+                return await self._agent.send(message, on_piece)
+            timer = asyncio.timeout(self._timeout)
+            try:
+                async with timer:
+                    return await self._agent.send(message, on_piece)
+            except TimeoutError:
+                if timer.expired():
+                    raise _NoReply(
+                        f"The agent didn't reply within {self._timeout:g}s") from None
+                raise
+        finally:
+            if progress is not None:
+                progress.close()
 
     def __repr__(self) -> str:
         return (f"<Conversation events={len(self.transcript)} "

@@ -20,6 +20,12 @@
     no-reply     turn, error
     turn-limit   turns
 
+and one kind the callback gets but the transcript does not keep (``TRANSIENT_TYPES``):
+
+    progress     turn, prose, writing   a streamed reply so far, readable: the prose without
+                                        markup, and what is being written ("proposing:
+                                        add-note"); the 'reply' event that follows has it all
+
 An event is recorded in the transcript before the callback sees it, so a callback that raises
 loses nothing; the callback gets the same dict the transcript holds.
 """
@@ -30,6 +36,9 @@ import contextlib
 import inspect
 from collections.abc import Callable
 from typing import Any
+
+#: The events not kept in the transcript (the callback gets them).
+TRANSIENT_TYPES = ("progress",)
 
 EVENT_TYPES = (
     "sent", "reply", "inform", "ask", "suggestion", "outcome", "no-reply", "turn-limit",
@@ -63,6 +72,12 @@ class Events:
     def emit(self, event: Event) -> None:
         """Record ``event`` (a dict whose first key is ``type``) and pass it to the callback."""
         self.transcript.append(event)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def transient(self, event: Event) -> None:
+        """Pass ``event`` to the callback without keeping it (a streamed reply's progress:
+        the reply event that follows holds the text)."""
         if self._on_event is not None:
             self._on_event(event)
 

@@ -5,6 +5,8 @@ constructor of ``Conversation`` wraps them here, so a missing method fails at on
 naming it, and the turn loop calls every method the same way:
 
     agent   send(message) -> str          or the agent is itself a callable
+            stream_reply(message)         optional: an async iterator of the reply's pieces,
+                                          used when present and ``streams`` is not False
             a sync send runs on a daemon thread, so the timeout holds and the event loop stays
             free while a blocking HTTP client waits; an async one is awaited on the loop
     domain  actions: {name: spec}         spec: dict or object with mutates / destructive / handoff
@@ -32,11 +34,13 @@ An action whose spec does not say ``mutates`` counts as mutating: it is asked, n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..dial import MAX_REPLY_CHARS
 from ._budget import charged, current_budget
 from ._work import in_thread, is_async, start
 
@@ -95,8 +99,23 @@ class AgentPort:
             send = agent
         self._send = send
         self._is_async = is_async(send)
+        self._agent = agent
+        #: How long the last reply was, in characters (a streamed one over the parser's limit
+        #: is not kept whole: this is its real length).
+        self.chars = 0
 
-    async def send(self, message: str) -> str:
+    @property
+    def streams(self) -> bool:
+        """Whether the agent hands its reply over in pieces (``stream_reply``, see the header)."""
+        return callable(getattr(self._agent, "stream_reply", None)) and bool(
+            getattr(self._agent, "streams", True))
+
+    async def send(self, message: str,
+                   on_piece: Callable[[str], None] | None = None) -> str:
+        """The agent's reply to ``message``; a streaming agent's pieces go to ``on_piece`` as
+        they come (the reply is their concatenation)."""
+        if self.streams:
+            return await self._streamed(message, on_piece)
         if self._is_async:
             reply = await self._send(message)
         else:
@@ -104,12 +123,36 @@ class AgentPort:
             if inspect.isawaitable(reply):  # a plain function that returned a coroutine
                 reply = await reply
         if reply is None:
-            return ""
+            reply = ""
         if not isinstance(reply, str):
             raise TypeError(
                 f"agent.send() must return the reply text (str), not {type(reply).__name__}"
             )
+        self.chars = len(reply)
         return reply
+
+    async def _streamed(self, message: str, on_piece: Callable[[str], None] | None) -> str:
+        """The pieces joined. Past the parser's limit (``MAX_REPLY_CHARS``: such a reply is not
+        read) the rest is only counted: ``chars`` says how long the reply really was."""
+        pieces: list[str] = []
+        kept = 0
+        self.chars = 0
+        stream = self._agent.stream_reply(message)
+        # closed on the way out, whatever ends it: the reply, a stop, the timeout (the agent
+        # closes its HTTP stream then)
+        async with contextlib.aclosing(stream):
+            async for piece in stream:
+                if not isinstance(piece, str):
+                    raise TypeError(f"agent.stream_reply() must yield text (str), not "
+                                    f"{type(piece).__name__}")
+                self.chars += len(piece)
+                if not piece or kept > MAX_REPLY_CHARS:
+                    continue
+                pieces.append(piece)
+                kept += len(piece)
+                if on_piece is not None:
+                    on_piece(piece)
+        return "".join(pieces)
 
 
 @dataclass(frozen=True, slots=True)

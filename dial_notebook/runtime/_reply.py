@@ -204,21 +204,24 @@ def _settle_unreached(reply: Reply, item: Item) -> None:
 KEPT_OF_TOO_LONG = 2_000
 
 
-def _too_long(events: Any, turn: int, text: str) -> None:
+def _too_long(events: Any, turn: int, text: str, chars: int) -> None:
     """A reply over the parser's limit: its beginning is kept, it is said that it went unread."""
     events.emit({"type": "reply", "turn": turn, "text": text[:KEPT_OF_TOO_LONG],
-                 "truncated": True, "chars": len(text)})
+                 "truncated": True, "chars": chars})
     events.emit({"type": "inform", "act": "unread",
-                 "text": f"The agent's reply was not read: it is {len(text):,} characters long, "
+                 "text": f"The agent's reply was not read: it is {chars:,} characters long, "
                          f"over the limit of {MAX_REPLY_CHARS:,}."})
 
 
-async def handle(reply: Reply, turn: int, text: str) -> None:
-    """Emit and settle everything in the reply ``text``; the person's words become owed."""
+async def handle(reply: Reply, turn: int, text: str, chars: int | None = None) -> None:
+    """Emit and settle everything in the reply ``text``; the person's words become owed.
+    ``chars``: the reply's real length when ``text`` is only its beginning (a streamed reply
+    over the limit is not kept whole)."""
     events = reply.state.events
     reply.turn = turn
-    if len(text) > MAX_REPLY_CHARS:
-        _too_long(events, turn, text)
+    chars = max(chars or 0, len(text))
+    if chars > MAX_REPLY_CHARS:
+        _too_long(events, turn, text, chars)
         return
     envelope = parse(text)
     groups = [items_of(env) for env in envelope.all()] if envelope is not None else []

@@ -31,6 +31,8 @@ T = TypeVar("T")
 _POLL_SECONDS = 0.05
 #: Seconds an interrupted say_sync waits for a worker that was just starting.
 _START_GRACE = 1.0
+#: Seconds closing the private loop may take (its clients closing their connections).
+_CLOSE_SECONDS = 5.0
 
 
 class BlockingSayError(RuntimeError):
@@ -46,13 +48,18 @@ def _loop_running_here() -> bool:
 
 
 def _close(runner: asyncio.Runner) -> None:
-    """Close the private loop (at garbage collection, or at exit)."""
-    if _loop_running_here():  # Runner.close would try to run its loop here: close it as it is
-        loop = runner.get_loop()
-        if not loop.is_closed() and not loop.is_running():
-            loop.close()
+    """Close the private loop (at garbage collection, or at exit), shutting its async
+    generators and their clients down (an agent's HTTP client registers itself with the loop
+    that way). Runner.close runs the loop, which cannot happen in a thread already running
+    another: there it runs on a short-lived thread of its own."""
+    if not _loop_running_here():
+        runner.close()
         return
-    runner.close()
+    if runner.get_loop().is_running():
+        return  # a say_sync still runs on it (its worker closes nothing): left to the loop
+    closer = threading.Thread(target=runner.close, name="dial-say-sync-close", daemon=True)
+    closer.start()
+    closer.join(_CLOSE_SECONDS)
 
 
 class SyncRunner:

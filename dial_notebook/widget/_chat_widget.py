@@ -9,11 +9,23 @@ pending card, still answerable.
     person types / chat.say(text) ──▶ pending decision?  ──▶ resolved as {'say': text}
                                       pending question?  ──▶ answered with text
                                       otherwise          ──▶ new turn-loop task
-    runtime event ──▶ transcript (+ thinking while the agent is called)
+    runtime event ──▶ transcript (+ thinking while the agent is called), sent once as an
+                      {type: 'append', start, events} message (below)
+    streamed reply  ──▶ {type: 'progress', turn, at, text | prose, writing} messages: the
+                      prose so far, readable (the runtime strips the markup), and what the
+                      agent is writing ("proposing: add-note"); never kept
+    Stop / stop()   ──▶ the running say is cancelled (the runtime's cancellation rules: what
+                      was reached is owed to the agent), {type: 'stopped'} in the transcript
     decide(suggestion) ──▶ pending = {kind: 'decide', token, id, issue, errors} ──▶ click
     answer(ask)        ──▶ pending = {kind: 'answer', token, index, options}     ──▶ click
     close() while pending ──▶ decision {'say': ''} (superseded), answer None
     ask_user(questions) ──▶ one panel, answered by Submit (the provider half: _questions.py)
+
+Flat traffic: a new event travels once. The ``transcript`` trait is never re-sent when an event
+is added (``_should_send_property``); the append message carries the new events and the front
+end adds them to its copy of the trait, so a second view, saved widget state and a reloaded page
+(which asks the kernel for the whole state) still show the whole conversation. A view that
+finds a gap (a message missed while the front end loaded) asks for the trait once ('sync').
 
 Two question channels, on purpose: an agent's ``<dial-ask>`` is part of the conversation (its
 card, answered inline, the answer goes to the agent with the next message), while ``ask_user``
@@ -104,6 +116,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                                  "answering: sent, and shown in the conversation, once it "
                                  "is done.").tag(sync=True)
     schemas = traitlets.Dict(help="JSON Schema per action, for the edit form.").tag(sync=True)
+    usage = traitlets.Dict(help="Tokens the agent reported: {turns, input, output, total} "
+                                "({} when it reports none).").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
 
     #: The runtime refuses a blocking say on a human that needs the loop to run.
@@ -143,6 +157,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 full_options["executors"] = {"python": python_executor(namespace),
                                              **(executors or {})}
         self.domain = domain
+        self.agent = agent
         self.files: dict[str, bytes] = {}
         self._conversation = conversation_factory(
             agent=agent, domain=domain, human=self, on_event=self._on_event,
@@ -154,6 +169,9 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._turns: asyncio.Lock | None = None  # one say at a time; made on the loop
         self._loop = _running_loop()  # the kernel's loop; front-end messages hop onto it
         self._unsent = ""  # the person's words whose first send got no reply (Retry resends)
+        self._current: asyncio.Task[Any] | None = None  # the say that holds the turns
+        self._appending = False  # transcript grows by an append message, not by its trait
+        self._streamed: tuple[int, str] = (0, "")  # the streamed reply's turn and prose sent
         self.on_msg(self._on_front_end_message)
 
     # ---- the person, from code or from the message box -------------------------------------
@@ -196,6 +214,23 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         task.add_done_callback(self._forget)
         return task
 
+    def stop(self) -> bool:
+        """Stop the say that is running (the Stop button); False when none runs.
+
+        Its task is cancelled: the reply being streamed is closed, a card waiting for a
+        decision ends superseded, and every outcome reached is owed to the agent and goes with
+        the next message (the runtime's cancellation rules). The transcript says "stopped";
+        words queued meanwhile are sent next.
+
+            chat.say("write me a long essay")
+            chat.stop()   # True
+        """
+        task = self._current
+        if task is None or task.done():
+            return False
+        task.cancel()
+        return True
+
     def retry(self) -> asyncio.Task[Any]:
         """Send again what the agent has not heard after a ``no-reply``.
 
@@ -217,13 +252,22 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self.queued = waiting
                 self._append_person(text)
             self._unsent = text
+            self._current = asyncio.current_task()
             self.running = True
             try:
                 return await self._conversation.say(text)
+            except asyncio.CancelledError:
+                # what the person had read of a reply cut short stays (the agent never hears
+                # it: only a complete reply is processed)
+                partial = self._streamed[1]
+                self._append({"type": "stopped", **({"partial": partial} if partial else {})})
+                raise
             except Exception as error:
                 self._append({"type": "error", "error": f"{type(error).__name__}: {error}"})
                 raise
             finally:
+                self._current = None
+                self._streamed = (0, "")
                 self.running = False
                 self.thinking = False
 
@@ -300,15 +344,49 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     def _on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
+        if kind == "progress":
+            self._progress(event)
+            return
         if kind == "sent":
             self.thinking = True
         elif kind in ("reply", "no-reply"):
-            self.thinking = False
+            self._streamed = (0, "")
             if kind == "reply" or event.get("turn") != 1:
                 self._unsent = ""
         if kind == "suggestion":
             self._learn_schema(str(event.get("action") or ""))
         self._append(event)
+        if kind in ("reply", "no-reply"):
+            # after the reply itself, so the front end swaps the streamed bubble for it at once
+            self.thinking = False
+            if kind == "reply":
+                self._learn_usage()
+
+    def _progress(self, event: dict[str, Any]) -> None:
+        """A streamed reply so far, to the front end: only the prose added since the last
+        message (``at`` says where it goes), or all of it when it changed otherwise."""
+        turn, prose = int(event.get("turn") or 0), str(event.get("prose") or "")
+        sent_turn, sent = self._streamed
+        sent = sent if sent_turn == turn else ""  # a new reply starts from nothing
+        message: dict[str, Any] = {"type": "progress", "turn": turn,
+                                   "writing": event.get("writing")}
+        if prose.startswith(sent):
+            message.update(at=len(sent), text=prose[len(sent):])
+        else:
+            message["prose"] = prose
+        self._streamed = (turn, prose)
+        self.send(message)
+
+    def _learn_usage(self) -> None:
+        usage = getattr(self.agent, "usage", None)
+        if not isinstance(usage, dict):
+            return
+        turns = usage.get("turns")
+        summary = {"turns": len(turns) if isinstance(turns, list) else 0,
+                   **{key: usage[key] for key in ("input", "output", "total")
+                      if isinstance(usage.get(key), int)}}
+        if summary.get("total") and summary != self.usage:
+            self.usage = summary
 
     def _learn_schema(self, action: str) -> None:
         schema_of = getattr(self.domain, "schema", None)
@@ -325,7 +403,21 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._extend([event])
 
     def _extend(self, events: list[dict[str, Any]]) -> None:
-        self.transcript = [*self.transcript, *(json_safe(event) for event in events)]
+        """Add ``events`` to the transcript; they travel to the front end once, in an append
+        message (the trait itself is not re-sent: see the header)."""
+        added = [json_safe(event) for event in events]
+        start = len(self.transcript)
+        self._appending = True
+        try:
+            self.transcript = [*self.transcript, *added]
+        finally:
+            self._appending = False
+        self.send({"type": "append", "start": start, "events": added})
+
+    def _should_send_property(self, key: str, value: Any) -> bool:
+        if key == "transcript" and getattr(self, "_appending", False):
+            return False  # the append message carries it
+        return bool(super()._should_send_property(key, value))
 
     def _append_person(self, text: str, **extra: Any) -> None:
         self._append({"type": "person", "text": text, **extra})
@@ -350,6 +442,12 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         elif kind == "retry":
             if not self.running:
                 self.retry()
+        elif kind == "stop":
+            self.stop()
+        elif kind == "sync":
+            # a view that missed an append (or loaded after one) asks for the whole trait
+            if content.get("length") != len(self.transcript):
+                self.send_state("transcript")
         elif kind in ("decide", "answer"):
             token = content.get("token")
             if not isinstance(token, str) or token != self.pending.get("token"):

@@ -3,15 +3,19 @@ state, the entries the widget adds to the transcript, and every custom message e
 The front end mirrors these in ``js/src/contract.js``; the runtime's events are typed in
 ``dial_notebook.runtime._contract``.
 
-    traits   transcript  runtime events + PersonEntry + ErrorEntry
+    traits   transcript  runtime events + PersonEntry + ErrorEntry + StoppedEntry (grown by
+                         AppendMessage, never re-sent whole)
              pending     PendingDecision | PendingAnswer | {}
              questions   QuestionsRequest | {}        (ask_user's panel)
-    front end ─▶ kernel  DecideMessage, AnswerMessage, SayMessage, RetryMessage, PingMessage,
-                         QuestionsMessage
-    kernel ─▶ front end  PongMessage
+             usage       Usage | {}
+    front end ─▶ kernel  DecideMessage, AnswerMessage, SayMessage, RetryMessage, StopMessage,
+                         PingMessage, SyncMessage, QuestionsMessage
+    kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage
 
     >>> sorted(FRONT_END_MESSAGES)
-    ['answer', 'decide', 'ping', 'questions', 'retry', 'say']
+    ['answer', 'decide', 'ping', 'questions', 'retry', 'say', 'stop', 'sync']
+    >>> sorted(KERNEL_MESSAGES)
+    ['append', 'pong', 'progress']
 """
 
 # no ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
@@ -33,6 +37,23 @@ class ErrorEntry(TypedDict):
 
     type: Literal["error"]
     error: str
+
+
+class StoppedEntry(TypedDict):
+    """A say the person stopped (Stop, ``chat.stop()``) or whose task was cancelled;
+    ``partial``: the prose of the reply being streamed, as far as it had come."""
+
+    type: Literal["stopped"]
+    partial: NotRequired[str]
+
+
+class Usage(TypedDict):
+    """What the agent reported using (``agent.usage``, summed): replies counted, tokens."""
+
+    turns: int
+    input: NotRequired[int]
+    output: NotRequired[int]
+    total: NotRequired[int]
 
 
 class FieldError(TypedDict):
@@ -102,6 +123,19 @@ class RetryMessage(TypedDict):
     type: Literal["retry"]
 
 
+class StopMessage(TypedDict):
+    """The Stop button: cancel the say that is running."""
+
+    type: Literal["stop"]
+
+
+class SyncMessage(TypedDict):
+    """A view's transcript has ``length`` events; the kernel re-sends the trait if not all."""
+
+    type: Literal["sync"]
+    length: int
+
+
 class PingMessage(TypedDict):
     """Is the kernel still holding this widget? (sent after ipywidgets says the comm changed)"""
 
@@ -122,11 +156,41 @@ class PongMessage(TypedDict):
     id: str
 
 
+class AppendMessage(TypedDict):
+    """Events added to the transcript, ``start`` being the first one's index: each event
+    travels once, in one of these."""
+
+    type: Literal["append"]
+    start: int
+    events: list[dict[str, Any]]
+
+
+class ProgressMessage(TypedDict):
+    """A reply being streamed: its prose so far is the prose shown until ``at`` followed by
+    ``text`` (or, when it changed otherwise, all of ``prose``); ``writing`` is what the agent
+    is writing now in plain words ("proposing: add-note"), or None. Never kept."""
+
+    type: Literal["progress"]
+    turn: int
+    writing: str | None
+    at: NotRequired[int]
+    text: NotRequired[str]
+    prose: NotRequired[str]
+
+
 #: ``type`` → the shape of the messages the front end sends.
 FRONT_END_MESSAGES: dict[str, type] = {
     "decide": DecideMessage, "answer": AnswerMessage, "say": SayMessage,
-    "retry": RetryMessage, "ping": PingMessage, "questions": QuestionsMessage,
+    "retry": RetryMessage, "stop": StopMessage, "ping": PingMessage, "sync": SyncMessage,
+    "questions": QuestionsMessage,
+}
+
+#: ``type`` → the shape of the messages the kernel sends.
+KERNEL_MESSAGES: dict[str, type] = {
+    "pong": PongMessage, "append": AppendMessage, "progress": ProgressMessage,
 }
 
 #: ``type`` → the shape of the entries the widget itself adds to the transcript.
-WIDGET_ENTRIES: dict[str, type] = {"person": PersonEntry, "error": ErrorEntry}
+WIDGET_ENTRIES: dict[str, type] = {
+    "person": PersonEntry, "error": ErrorEntry, "stopped": StoppedEntry,
+}

@@ -116,6 +116,10 @@ class QuestionsProvider(traitlets.HasTraits):
             self.provide()  # displayed: the newest displayed chat takes questions
         return super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
 
+    def _append(self, entry: dict[str, Any]) -> None:
+        """Add ``entry`` to the conversation (the widget sends it to the front end once)."""
+        raise NotImplementedError
+
     # ---- the provider ------------------------------------------------------------------------
 
     async def ask(self, request: AskRequest) -> Answer:
@@ -141,8 +145,8 @@ class QuestionsProvider(traitlets.HasTraits):
             if answer is None:
                 raise UserInteractionError("The person closed the chat before answering the "
                                            "questions.", "CANCELLED")
-            self.transcript = [*self.transcript, json_safe({  # type: ignore[attr-defined]
-                "type": "person", "text": answer_summary(request, answer), "questions": token})]
+            self._append({"type": "person", "text": answer_summary(request, answer),
+                          "questions": token})
             return answer
 
     def _on_questions_message(self, _widget: Any, content: Any, _buffers: Any) -> None:

@@ -5,10 +5,12 @@
 // decide / answer; widget/_contract.py), the `questions` trait (widget/_questions.py), and the
 // custom messages each way. js/test/contract.test.mjs reads a transcript the kernel made.
 //
-//   traits in:    transcript, pending, thinking, running, queued, schemas, title,
-//                 questions, provider_note
-//   messages out: decide · answer (+ one buffer for a file) · say · retry · ping · questions
-//   message in:   pong (the kernel still holds this widget)
+//   traits in:    transcript (grown by 'append', never re-sent whole), pending, thinking,
+//                 running, queued, schemas, title, usage, questions, provider_note
+//   messages out: decide · answer (+ one buffer for a file) · say · retry · stop · ping · sync
+//                 · questions
+//   messages in:  pong (the kernel still holds this widget) · append (new events) · progress
+//                 (a reply being streamed)
 //
 // The kernel's values are JSON; a field the kernel may leave out is optional here, and the
 // code reads every one defensively (agent text is untrusted, and so is its shape).
@@ -92,11 +94,13 @@ export {};
  *  @typedef {{type: 'person', text: string, answer_to?: number | null, questions?: string}} PersonEvent */
 
 /** A say that raised in the kernel. @typedef {{type: 'error', error: string}} ErrorEvent */
+/** A say the person stopped; `partial`: the streamed prose it had shown.
+ *  @typedef {{type: 'stopped', partial?: string}} StoppedEvent */
 
 /**
  * @typedef {SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
  *   | DeclareEvent | DelegateEvent | PhaticEvent | NoReplyEvent | TurnLimitEvent | PersonEvent
- *   | ErrorEvent} TranscriptEvent
+ *   | ErrorEvent | StoppedEvent} TranscriptEvent
  */
 
 // ---- what the person is asked now ---------------------------------------------------------------
@@ -137,11 +141,13 @@ export {};
 
 // ---- the synced traits --------------------------------------------------------------------------
 
+/** Tokens the agent reported, summed. @typedef {{turns: number, input?: number, output?: number, total?: number}} Usage */
+
 /**
  * @typedef {{
  *   transcript: TranscriptEvent[], pending: Pending | {}, thinking: boolean, running: boolean,
  *   queued: string[], schemas: {[action: string]: JsonSchema}, title: string,
- *   questions: QuestionsRequest | {}, provider_note: string,
+ *   usage: Usage | {}, questions: QuestionsRequest | {}, provider_note: string,
  * }} Traits
  */
 
@@ -153,16 +159,25 @@ export {};
  * @typedef {{type: 'answer', token: string, value?: string, file?: FileInfo}} AnswerMessage
  * @typedef {{type: 'say', text: string}} SayMessage
  * @typedef {{type: 'retry'}} RetryMessage
+ * @typedef {{type: 'stop'}} StopMessage
  * @typedef {{type: 'ping', id: string}} PingMessage
+ * @typedef {{type: 'sync', length: number}} SyncMessage
  * @typedef {{type: 'questions', token: string, answers: AnswerItem[]}} QuestionsMessage
- * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | PingMessage | QuestionsMessage} MessageOut
+ * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | StopMessage | PingMessage
+ *   | SyncMessage | QuestionsMessage} MessageOut
  * @typedef {{type: 'pong', id: string}} PongMessage
+ * @typedef {{type: 'append', start: number, events: TranscriptEvent[]}} AppendMessage
+ * @typedef {{
+ *   type: 'progress', turn: number, writing: string | null, at?: number, text?: string,
+ *   prose?: string,
+ * }} ProgressMessage
  */
 
 /**
  * The part of anywidget's model this front end uses.
  * @typedef {{
  *   get: <K extends keyof Traits>(key: K) => Traits[K] | undefined,
+ *   set: <K extends keyof Traits>(key: K, value: Traits[K]) => void,
  *   on: (name: string, callback: (...args: any[]) => void) => void,
  *   off: (name?: string | null, callback?: ((...args: any[]) => void) | null) => void,
  *   send: (content: MessageOut, callbacks?: unknown, buffers?: ArrayBuffer[]) => void,

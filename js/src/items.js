@@ -29,7 +29,8 @@ import { humanise, resultText, summarise } from "./text.js";
  * }} SuggestionItem
  * @typedef {{
  *   kind: 'status', key: string,
- *   event: OutcomeEvent | import("./contract.js").TurnLimitEvent | import("./contract.js").ErrorEvent,
+ *   event: OutcomeEvent | import("./contract.js").TurnLimitEvent | import("./contract.js").ErrorEvent
+ *     | import("./contract.js").StoppedEvent,
  * }} StatusItem
  * @typedef {{kind: 'delegate', key: string, event: import("./contract.js").DelegateEvent}} DelegateItem
  * @typedef {{
@@ -101,6 +102,7 @@ export function itemsOf(transcript, pending) {
         break;
       case "turn-limit":
       case "error":
+      case "stopped":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:

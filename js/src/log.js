@@ -21,7 +21,7 @@ import { summarise } from "./text.js";
 /** @typedef {import("./state.js").Focus} Focus */
 
 /**
- * An outcome without a card, the turn limit, or an error.
+ * An outcome without a card, the turn limit, a stopped say, or an error.
  * @param {StatusItem} item
  */
 function statusNode(item) {
@@ -32,6 +32,14 @@ function statusNode(item) {
     if (event.error) bits.push(summarise(event.error, 160));
     if (event.hint) bits.push(summarise(event.hint, 160));
     return h("div", { className: `dial-status-line dial-outcome-${event.status}`, "data-dial-outcome": String(event.id ?? "") }, bits.join(" — "));
+  }
+  if (event.type === "stopped") {
+    const line = h("div", { className: "dial-status-line dial-stopped", "data-dial-stopped": "" }, "Stopped.");
+    if (typeof event.partial !== "string" || !event.partial) return line;
+    // what the person had read of the reply cut short (the agent never got it back)
+    return h("div", { className: "dial-stopped-reply" },
+      h("div", { className: "dial-inform dial-partial", "data-dial-partial": "" }, h("div", { className: "dial-prose" }, event.partial)),
+      line);
   }
   if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
   return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);

@@ -1,9 +1,13 @@
 // @ts-check
-// The view: the widget's frame (header, context panel, log, words queued, the thinking line,
-// the composer), redrawn from the model's traits at most once per microtask; and the link to
-// the kernel, which says so (and disables every control) once the kernel-side half is gone.
+// The view: the widget's frame (header, context panel, log, the reply being streamed, words
+// queued, the thinking line, the composer with Send and Stop, the usage footer), redrawn from
+// the model's traits at most once per microtask; and the link to the kernel, which says so (and
+// disables every control) once the kernel-side half is gone.
 //
-//   change:transcript | pending | thinking | running | schemas | title | queued ──▶ update()
+//   change:transcript | pending | thinking | running | schemas | title | queued | usage
+//                    ──▶ update()
+//   progress message ──▶ drawStream(): only the streamed bubble changes, nothing else redraws
+//   an appended reply / no-reply / stopped / error ──▶ the bubble goes (the log shows the reply)
 //   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
 //   a send that throws ──▶ disconnect()
 //
@@ -13,6 +17,7 @@
 import { agentSignal, contextOf, itemsOf } from "./items.js";
 import { button, h, uid } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
+import { ENDS_STREAM, streamed } from "./live.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
 import { viewState } from "./state.js";
@@ -21,6 +26,9 @@ import { summarise } from "./text.js";
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").PongMessage} PongMessage */
+/** @typedef {import("./contract.js").AppendMessage} AppendMessage */
+/** @typedef {import("./contract.js").ProgressMessage} ProgressMessage */
+/** @typedef {import("./live.js").Stream} Stream */
 /** @typedef {import("./state.js").ViewState} ViewState */
 
 const PING_MS = 5000;
@@ -29,7 +37,7 @@ const PING_MS = 5000;
 export const DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: "
   + "run this cell again to carry on.";
 
-const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued"];
+const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued", "change:usage"];
 
 /**
  * The frame of one view and what it remembers.
@@ -37,7 +45,8 @@ const TRAITS = ["change:transcript", "change:pending", "change:thinking", "chang
  *   view: ViewState, link: {disconnected: boolean}, root: HTMLElement, header: HTMLElement,
  *   log: HTMLElement, thinking: HTMLElement, thinkingText: HTMLElement,
  *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
- *   say: HTMLTextAreaElement, queuedBox: HTMLElement,
+ *   say: HTMLTextAreaElement, queuedBox: HTMLElement, stop: HTMLButtonElement,
+ *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement,
  * }} Chat
  */
 
@@ -67,6 +76,7 @@ export function render({ model: connected, el }) {
   el.append(chat.root);
   const questionsPanel = mountQuestions(model, chat.log); // ask_user's panel, after the log
   const stopProbing = probe(connected, model, link, () => disconnect(chat));
+  const stopStreaming = listenForStream(connected, chat);
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -81,6 +91,7 @@ export function render({ model: connected, el }) {
   return () => {
     for (const name of TRAITS) model.off(name, schedule);
     stopProbing();
+    stopStreaming();
     questionsPanel.dispose();
   };
 }
@@ -98,9 +109,13 @@ function frame(view, link) {
   const root = h("div", { className: "dial-chat", "data-dial-root": "", "data-lm-suppress-shortcuts": "true" });
   root.addEventListener("keydown", (event) => event.stopPropagation());
   const thinkingText = h("span", {}, "Thinking…");
+  const stop = /** @type {HTMLButtonElement} */ (button("Stop", "stop", () => {
+    view.model.send({ type: "stop" });
+    stop.disabled = true; // until the say has ended (update() shows it again for the next)
+  }, { aria: "Stop the agent's answer" }));
   /** @type {Chat} */
   const chat = {
-    view, link, root, thinkingText,
+    view, link, root, thinkingText, stop, stream: null,
     header: h("div", { className: "dial-header" }),
     log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
     thinking: h("div", { className: "dial-thinking", role: "status" },
@@ -114,8 +129,13 @@ function frame(view, link) {
       "aria-label": "Message to the agent",
     }),
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
+    // the reply being written: its prose so far and what it is writing, never raw markup
+    streamBox: h("div", { className: "dial-inform dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
+    footer: h("div", { className: "dial-footer", "data-dial-usage": "" }),
   };
-  root.append(chat.header, chat.contextPanel, chat.log, chat.queuedBox, chat.thinking, composer(chat));
+  chat.streamBox.hidden = true;
+  root.append(chat.header, chat.contextPanel, chat.log, chat.streamBox, chat.queuedBox, chat.thinking,
+    composer(chat), chat.footer);
   return chat;
 }
 
@@ -123,7 +143,7 @@ function frame(view, link) {
  * The message box and Send: Enter sends (Shift+Enter is a new line), the box grows to 160px.
  * @param {Chat} chat
  */
-function composer({ view, say }) {
+function composer({ view, say, stop }) {
   const autosize = () => {
     say.style.height = "auto";
     say.style.height = `${Math.min(say.scrollHeight, 160)}px`;
@@ -146,7 +166,83 @@ function composer({ view, say }) {
     }
   });
   say.addEventListener("input", autosize);
-  return h("div", { className: "dial-composer" }, say, sayButton);
+  stop.classList.add("dial-stop");
+  stop.hidden = true;
+  return h("div", { className: "dial-composer" }, say, sayButton, stop);
+}
+
+/**
+ * The reply being streamed: each progress message redraws the bubble (and nothing else); the
+ * reply's own events, once appended, take its place.
+ * @param {Model} connected
+ * @param {Chat} chat
+ * @returns {() => void} stop listening
+ */
+function listenForStream(connected, chat) {
+  const onMessage = (/** @type {{type?: string} | undefined} */ message) => {
+    if (!message) return;
+    if (message.type === "progress") {
+      chat.stream = streamed(chat.stream, /** @type {ProgressMessage} */ (message));
+      drawStream(chat);
+    } else if (message.type === "append" && chat.stream) {
+      const events = /** @type {AppendMessage} */ (message).events;
+      if (Array.isArray(events) && events.some((event) => event && ENDS_STREAM.has(event.type))) {
+        chat.stream = null;
+        drawStream(chat);
+      }
+    }
+  };
+  connected.on("msg:custom", onMessage);
+  return () => connected.off("msg:custom", onMessage);
+}
+
+/**
+ * The streamed bubble, from `chat.stream`: the prose as text, then what the agent is writing
+ * ("Proposing: add-note…"); the thinking line stands in while neither has come.
+ * @param {Chat} chat
+ */
+function drawStream(chat) {
+  const { streamBox, stream, log } = chat;
+  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const shown = Boolean(stream && (stream.prose || stream.writing) && !chat.link.disconnected);
+  streamBox.hidden = !shown;
+  chat.thinking.hidden = shown || !chat.view.model.get("thinking");
+  if (!shown || !stream) {
+    streamBox.replaceChildren();
+    return;
+  }
+  const writing = stream.writing
+    ? h("div", { className: "dial-writing", "data-dial-writing": "" },
+      h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
+      h("span", {}, `${capitalised(summarise(stream.writing, 80))}…`))
+    : null;
+  streamBox.replaceChildren(
+    ...(stream.prose ? [h("div", { className: "dial-prose" }, stream.prose)] : []),
+    ...(writing ? [writing] : []));
+  if (nearBottom) log.scrollTop = log.scrollHeight;
+}
+
+/** @param {string} text */
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * The footer: how many replies and tokens the agent reported (hidden until it reports any).
+ * @param {Chat} chat
+ */
+function drawUsage(chat) {
+  const usage = /** @type {Partial<import("./contract.js").Usage>} */ (chat.view.model.get("usage") || {});
+  const total = Number(usage.total);
+  chat.footer.hidden = !(total > 0);
+  if (chat.footer.hidden) return;
+  const turns = Number(usage.turns) || 0;
+  const parts = [`${turns.toLocaleString("en-US")} ${turns === 1 ? "reply" : "replies"}`,
+    `${total.toLocaleString("en-US")} tokens`];
+  if (Number.isFinite(usage.input) && Number.isFinite(usage.output)) {
+    parts.push(`${Number(usage.input).toLocaleString("en-US")} in · ${Number(usage.output).toLocaleString("en-US")} out`);
+  }
+  chat.footer.textContent = parts.join(" · ");
 }
 
 /**
@@ -165,7 +261,12 @@ function update(chat) {
   drawLog(view, log, itemsOf(transcript, pending));
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
-  chat.thinking.hidden = !model.get("thinking") && !signal;
+  if (!model.get("running") && chat.stream) {
+    chat.stream = null; // the say ended (stopped, failed): nothing is being written
+    drawStream(chat);
+  }
+  const streaming = !chat.streamBox.hidden;
+  chat.thinking.hidden = streaming || (!model.get("thinking") && !signal);
   chat.thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
   chat.thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
   updateContext(chat, contextOf(transcript));
@@ -178,6 +279,9 @@ function update(chat) {
     ? "Write instead of deciding (the card will be superseded)…"
     : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
   root.classList.toggle("dial-running", Boolean(model.get("running")));
+  chat.stop.hidden = !model.get("running");
+  if (!model.get("running")) chat.stop.disabled = false;
+  drawUsage(chat);
   if (chat.link.disconnected) disableAll(root);
   if (nearBottom) log.scrollTop = log.scrollHeight;
 }
@@ -230,6 +334,7 @@ function disconnect(chat) {
   chat.root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
   disableAll(chat.root);
   chat.thinking.hidden = true;
+  chat.streamBox.hidden = true;
   chat.say.placeholder = "Not connected: run this cell again.";
 }
 

@@ -9,7 +9,8 @@
 //   items.js     the transcript as display items, and result shapes   (pure)
 //   dom.js       h(), button(), uid(), shared bits of DOM
 //   state.js     what one view remembers between redraws
-//   view.js      the frame, composer, context panel, the link to the kernel
+//   live.js      appends to the transcript (once per model), the reply being streamed
+//   view.js      the frame, composer, context panel, streamed bubble, the link to the kernel
 //   log.js       one node per item, redrawn when its signature changes
 //   cards.js     suggestion cards and execute steps      editor.js  the editor (form | JSON)
 //   form.js      the JSON-Schema form                    ask.js     <dial-ask> cards
@@ -25,6 +26,7 @@
 // Agent text is untrusted: every string reaches the page through textContent or an attribute
 // set by setAttribute on an element this front end created; URLs pass safeUrl() first.
 
+import { initialize } from "./live.js";
 import { render } from "./view.js";
 
-export default { render };
+export default { initialize, render };

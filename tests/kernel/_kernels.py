@@ -80,7 +80,7 @@ def started_kernel(name: str, specs: Path) -> Iterator[Any]:
     python = KERNELS[name]
     if not python.exists():
         pytest.fail(f"{name}: no interpreter at {python}: python -m venv .venv-ipykernel6 && "
-                    ".venv-ipykernel6/bin/pip install ipykernel==6.31.0 -e .")
+                    ".venv-ipykernel6/bin/pip install ipykernel==6.31.0 -e '.[llm]'")
     (specs / name).mkdir()
     (specs / name / "kernel.json").write_text(json.dumps({
         "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],

@@ -5,7 +5,7 @@ tests/widget_scenario.py; the turn loop runs as a task while the test's clicks a
 
 Every test runs on ipykernel 7.x (this environment) and on ipykernel 6.x from the interpreter
 in ``DIAL_IPYKERNEL6_PYTHON`` (default ``.venv-ipykernel6/bin/python``; made with
-``python -m venv .venv-ipykernel6 && .venv-ipykernel6/bin/pip install ipykernel==6.31.0 -e .``).
+``python -m venv .venv-ipykernel6 && .venv-ipykernel6/bin/pip install ipykernel==6.31.0 -e ".[llm]"``).
 Where that interpreter is missing the 6.x runs fail under ``CI`` and are left out elsewhere."""
 
 from __future__ import annotations

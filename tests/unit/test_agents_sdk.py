@@ -252,6 +252,12 @@ async def test_the_agent_works_again_on_a_new_event_loop(kind, server):
     assert (await agent.send("a")) == "one"
     result = await asyncio.to_thread(conversation.say_sync, "b")  # its own loop, in a thread
     assert result.status == "idle" and len(agent.history) == 4
+    assert server.connections == 2  # one client per loop
+    # both loops' connections, the idle private loop's too (closed on a helper thread): the
+    # conversation closes that loop when it is collected, and a loop closed while this
+    # thread runs another cannot shut down what it holds
+    await agent.aclose()
+    assert await asyncio.to_thread(server.wait_for, "closed", 2) == 2
 
 
 @pytest.mark.parametrize("kind", AGENTS)
