@@ -1,5 +1,7 @@
 // Bundles the front end (js/src) into the package: dial_notebook/widget/static/widget.js and
-// widget.css, the files ChatWidget loads. The bundle is committed, so no Python user needs Node.
+// widget.css, the files ChatWidget loads, and replay.js and replay.css, the Replay's (the same
+// modules drawing the conversation; replay.css imports widget.css). The bundle is committed, so
+// no Python user needs Node.
 //
 //   node js/build.mjs                 build once (npm run build)
 //   node js/build.mjs --watch         rebuild on every change (npm run watch; ./scripts/dev watch)
@@ -27,7 +29,7 @@ const { values } = parseArgs({
 /** @type {import("esbuild").BuildOptions} */
 const options = {
   absWorkingDir: ROOT,
-  entryPoints: ["js/src/widget.js", "js/src/widget.css"],
+  entryPoints: ["js/src/widget.js", "js/src/widget.css", "js/src/replay.js", "js/src/replay.css"],
   outdir: path.resolve(values.outdir),
   bundle: true,
   format: "esm",

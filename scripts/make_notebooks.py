@@ -119,8 +119,18 @@ if os.environ.get("OPENAI_API_KEY"):
 else:
     agent = DemoAgent(frames)
 
-chat = ChatWidget(agent=agent, domain=frames, title="EDA assistant")
+chat = ChatWidget(agent=agent, domain=frames, title="EDA assistant", session="eda")
 chat
+"""),
+    md("""
+`session="eda"` keeps this conversation in `.dial/eda.json`, beside the notebook, saved after
+every step. Restart the kernel (or let it crash) and run the cells again: the conversation
+carries on where it was, a card that was waiting for you included, and the widget says so. The
+agent remembers it too. Your data is what the notebook's cells make again (the agent sees the
+frames as they are now). Delete the file to start a new conversation.
+
+Saved without a kernel, the notebook still shows the conversation (read-only), on GitHub too
+and in `jupyter nbconvert --to html`.
 """),
     md("""
 Try, in the chat:
@@ -136,6 +146,14 @@ Every change can be taken back: `frames.undo_last()` undoes the latest one.
 """),
     code("""
 task = chat.say("describe sales")
+"""),
+    md("""
+An EDA report: one HTML file of the conversation, the tables and charts on their cards, and,
+under each turn, the exact text the agent received. It opens anywhere, offline, with no script.
+"""),
+    code("""
+await task
+chat.export_html("eda-report.html")
 """),
     md("""
 ## The same steps, unattended
@@ -329,6 +347,8 @@ loaded.to_dict() == todo.to_dict(), loaded.validate("add-todo", {"title": "x", "
 def write(name: str, cells: list[nbformat.NotebookNode]) -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = cells
+    for n, cell in enumerate(cells):  # stable ids: a regeneration changes only what changed
+        cell.id = f"{Path(name).stem}-{n:02d}"
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}

@@ -81,6 +81,47 @@ playground"""),
    `yield="sg-milk:invalid"` with code `unknown-action`. The context it receives is now the sales
    frame's (`<context frames="1">` …)."""),
     ("markdown", """\
+## Replay a conversation, one event at a time
+
+The replay below is a conversation that really happened (a real chat widget and the real
+runtime, the agent scripted), saved as JSON and shipped with the package. Press **Next ▶** to
+show one more event; **◀ Back**, **« First** and **Last »**, the slider, a tick on the timeline
+(one per event, coloured by kind) or the arrow keys move too. On the left is **what the person
+saw**: the chat as the widget drew it after that many events, read-only. On the right:
+
+- **This event**: its type (`person`, `sent`, `reply`, `inform`, `ask`, `suggestion`,
+  `outcome` …), what it means, and its fields;
+- **What the agent received**: the exact text of the latest message the runtime sent the agent
+  (the domain's context, the person's words, the outcome replies), character for character;
+- **The agent's reply, raw**, on a `reply` event: exactly what came back, before it was read.
+
+What to point out to the class, by event number:
+
+1. **1–5**: the person's words go out as a message (`sent`: the context, then the words), the
+   reply comes back raw, and the runtime turns it into a message (the prose before the
+   envelope) and a card.
+2. **6–7**: the card is accepted, its outcome is `done`, and at once turn 2 tells the agent:
+   `<dial-acknowledge of="milk" yield="milk:done">`. The agent's acknowledgement (9) is shown
+   with its card.
+3. **13–15**: a choice. While it waits its options show; the person picks **call Sam** and the
+   agent receives the option's value, `1`.
+4. **17–20**: a destructive card, dismissed. No message follows: the agent hears
+   `yield="rm:dismissed"` only with the person's next words (20).
+5. **21–23**: an empty payload. The domain refuses it, so no card is shown; the agent is told at
+   once (`yield="later:invalid"`, *text must not be empty*) and proposes again (25).
+6. **26–27**: the person edited that card before accepting it: the outcome says `edited`, and
+   the agent hears what really ran, *call Sam at 5pm*.
+
+From code: `replay.step = 7`, `replay.next()`, `replay.back()`, `replay.event` (the current
+event) and `replay.received` (the exact message the agent had received). A saved conversation is
+replayed the same way, `Playground.replay("conversation.json")`, and so is the playground's chat
+so far: `Playground.replay(playground.chat)`."""),
+    ("code", """\
+from dial_notebook.widget import Replay
+
+replay = Playground.replay(Replay.EXAMPLE)  # a conversation shipped with the package
+replay"""),
+    ("markdown", """\
 ## The same steps in code
 
 The playground uses the library's public functions. `parse` reads a reply the way the runtime does

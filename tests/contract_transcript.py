@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -162,7 +163,13 @@ async def play() -> list[dict[str, Any]]:
     await asyncio.sleep(0.05)
     click(chat, type="stop")  # the Stop button: the widget's stopped entry
     await asyncio.gather(task, return_exceptions=True)
-    return json.loads(json.dumps(chat.transcript))
+    with tempfile.TemporaryDirectory() as folder:  # carried on in a new widget: resumed
+        saved = chat.save(Path(folder) / "session.json")
+        again = ChatWidget.restore(saved, agent=Agent(), domain=NotesDomain(["buy milk"]),
+                                   timeout=0.3, max_turns=2)
+        entries = json.loads(json.dumps(again.transcript))
+    entries[-1].update(session=".dial/contract.json", saved_at="2026-12-01T17:00:00+00:00")
+    return entries
 
 
 def transcript() -> list[dict[str, Any]]:

@@ -14,6 +14,10 @@ SDK agents stream by default (``stream=False``: one whole reply per ``send``), k
 client per event loop (``close()``, ``await aclose()``, ``async with agent:``) and record the
 tokens of each turn in ``usage``.
 
+The agents that keep state between turns save it: ``agent.snapshot()`` is plain JSON (never a
+key) and ``agent.restore(data)`` takes a new agent back to it, checking it strictly
+(``_saved.py``); ``Conversation.snapshot()`` / ``restore`` use them to survive a restart.
+
 The SDKs are optional extras (``pip install dial-notebook[openai]`` / ``[anthropic]``):
 importing this package needs neither; creating an agent without its SDK says what to install.
 

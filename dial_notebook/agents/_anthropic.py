@@ -40,6 +40,7 @@ class AnthropicAgent(LLMAgent):
     """
 
     sdk = "anthropic"
+    kind = "anthropic"
     extra = "anthropic"
     key_variable = "ANTHROPIC_API_KEY"
     url_variable = "ANTHROPIC_BASE_URL"

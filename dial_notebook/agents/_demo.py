@@ -20,13 +20,24 @@ is the same agent with a brain for any ``SchemaDomain``.
         <dial-payload type="application/json">{"text": "call Sam"}</dial-payload>
       </dial-suggest>
     </dial>
+
+``snapshot()`` saves what the brain keeps between turns (the ids it gave and what each
+proposed, its open question …) as plain JSON; ``restore`` takes a new agent for the same
+domain back to it (the domain's own state is the domain's to save):
+
+    >>> again = DemoAgent(NotesDomain(["buy milk"]))
+    >>> again.restore(agent.snapshot())
+    >>> 'id="note-2"' in again.send("add a note: call Mum")
+    True
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..dial import Element, Envelope, Inform, to_xml
+from . import _saved
 from ._demo_base import Brain, Elements, read_message
 from ._demo_notes import NotesBrain
 
@@ -72,13 +83,65 @@ class DemoAgent:
     def __init__(self, domain: Any) -> None:
         self.domain = domain
         self.brain = self._brain(domain)
+        # a send changes the brain on the runtime's worker thread: a snapshot taken meanwhile
+        # is the state from before that send (``_before``)
+        self._lock = threading.Lock()
+        self._sending = 0
+        self._before: dict[str, Any] | None = None
 
     def _brain(self, domain: Any) -> Brain:
         """The brain that answers for ``domain`` (a subclass may choose another)."""
         return _brain_for(domain)
 
+    @property
+    def kind(self) -> str:
+        """What ``snapshot()["kind"]`` says: ``"demo-"`` and the brain's kind (``notes``,
+        ``frames``, ``schema``, ``any``)."""
+        return f"demo-{self.brain.kind}"
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the demo keeps between turns, as plain JSON::
+
+            {"kind": "demo-notes", "version": 1, "count": 1,
+             "proposed": {"note-1": {"action": "add-note", "payload": {"text": "call Sam"}}},
+             "question": null}
+
+        ``question`` is the open question (``{"options": [[value, label], …], "then":
+        {"name": …, "args": […]}}``); the data frames brain adds ``current`` (the frame
+        last used), the schema brain ``proposals`` and ``breaks``. Taken while a send is in
+        flight, it is the state from before that send.
+        """
+        with self._lock:
+            state = self._before if self._before is not None else self.brain.state()
+            return {**_saved.header(self.kind), **_saved.plain(state)}
+
+    def restore(self, data: Any) -> None:
+        """Take the brain back to a ``snapshot()`` of a demo agent of the same kind. ``data``
+        is untrusted: anything wrong raises ``ValueError`` naming it, and changes nothing.
+        """
+        saved = _saved.Saved(data, self.kind, type(self).__name__)
+        saved.fields(*self.brain.state_keys)
+        state = self.brain.read_state(saved)
+        with self._lock:
+            if self._sending:
+                saved.fail("a send is in flight (restore an agent that is not sending)")
+            self.brain.load_state(state)
+
     def send(self, message: str) -> str:
         """The demo's DIAL reply to one runtime message."""
+        with self._lock:
+            if not self._sending:
+                self._before = self.brain.state()
+            self._sending += 1
+        try:
+            return self._reply(message)
+        finally:
+            with self._lock:
+                self._sending -= 1
+                if not self._sending:
+                    self._before = None
+
+    def _reply(self, message: str) -> str:
         incoming = read_message(message)
         elements: list[Element] = []
         for outcome in incoming.outcomes:

@@ -8,6 +8,11 @@ A brain answers with element lists: ``respond(words)`` for the person's words, `
 for each outcome. It numbers its own suggestion ids (``note-1`` …) so that an ``invalid``
 outcome can be matched with the payload that caused it, and keeps at most one open question
 whose answer (the next words) continues what it was doing.
+
+What a brain keeps between turns is plain data, so that it can be saved (``state()``) and
+restored (``load_state()``, which checks it): the ids it gave and what each proposed, its
+count, and the open question, whose continuation is a ``Then`` (one of the brain's
+``continuations``, by name, with plain arguments) rather than a closure.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..dial import (
     Acknowledge,
@@ -29,6 +34,7 @@ from ..dial import (
     extract_prose,
     parse,
 )
+from . import _saved
 
 _THANKS = re.compile(r"^(?:thanks?|thank you|thx|cheers|great|perfect|nice|ok(?:ay)?|cool)\b"
                      r"[\s!.,]*(?:thanks?|thank you)?[\s!.]*$", re.IGNORECASE)
@@ -66,12 +72,31 @@ def read_message(message: str) -> Message:
     return Message(outcomes, words)
 
 
+@dataclass(frozen=True)
+class Then:
+    """What to do with the answer to a question: the brain's method ``name``, called with the
+    answer and then ``args`` (text, or None), so that the question can be saved. ``name``
+    must be one of the brain's ``continuations``.
+
+        >>> Then("_add")
+        Then(name='_add', args=())
+    """
+
+    name: str
+    args: tuple[str | None, ...] = ()
+
+
 @dataclass
 class Question:
-    """An open question: its options, and what to do with the chosen value."""
+    """An open question: its options, and what to do with the chosen value (a ``Then``; a
+    plain callable works too, but such a question is not saved)."""
 
     options: list[tuple[str, str]]
-    then: Callable[[str], Elements]
+    then: Then | Callable[[str], Elements]
+
+
+#: The type of each argument of a continuation (``str``; ``(str, type(None))``: or None).
+Arg = type | tuple[type, ...]
 
 
 class Brain:
@@ -81,6 +106,11 @@ class Brain:
     prefix = "s"
     #: What the brain understands, for the help text.
     examples: Sequence[str] = ()
+    #: Its name in a saved agent's kind (``"demo-notes"`` …).
+    kind = "any"
+    #: The methods a ``Then`` may name, each with the types of its arguments after the answer
+    #: (a restored question may name no other).
+    continuations: ClassVar[dict[str, tuple[Arg, ...]]] = {}
 
     def __init__(self, domain: Any) -> None:
         self.domain = domain
@@ -98,14 +128,14 @@ class Brain:
         return Suggest(text=text, id=sid, action=action, payload=Payload.of(payload))
 
     def ask(self, text: str, options: Sequence[tuple[str, str]],
-            then: Callable[[str], Elements]) -> Ask:
+            then: Then | Callable[[str], Elements]) -> Ask:
         """A choice question; the person's answer (an option's value or label) goes to
         ``then``."""
         self.question = Question(list(options), then)
         return Ask(text=text, response_type="choice",
                    options=tuple(Option(value=v, label=label) for v, label in options))
 
-    def ask_text(self, text: str, then: Callable[[str], Elements]) -> Ask:
+    def ask_text(self, text: str, then: Then | Callable[[str], Elements]) -> Ask:
         """A free-text question; the answer goes to ``then``."""
         self.question = Question([], then)
         return Ask(text=text, response_type="text")
@@ -125,10 +155,10 @@ class Brain:
         question, self.question = self.question, None
         if question is not None:
             if not question.options:
-                return question.then(words.strip())
+                return self._continue(question.then, words.strip())
             chosen = _choose(words, question.options)
             if chosen is not None:
-                return question.then(chosen)
+                return self._continue(question.then, chosen)
         if _THANKS.match(words.strip()):
             return [Inform(text="You're welcome. What next?")]
         return self.respond(words)
@@ -136,6 +166,94 @@ class Brain:
     def respond(self, words: str) -> Elements:
         """The reply to words that answer no open question (each brain defines it)."""
         return self.help()
+
+    def _continue(self, then: Then | Callable[[str], Elements], answer: str) -> Elements:
+        if isinstance(then, Then):
+            if then.name not in self.continuations:  # never anything a file names
+                return self.respond(answer)
+            method: Callable[..., Elements] = getattr(self, then.name)
+            return method(answer, *then.args)
+        return then(answer)
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """What the brain keeps between turns, as plain JSON (a new copy):
+        ``count``, ``proposed`` (each id it gave: ``{"action", "payload"}``) and ``question``
+        (``{"options": [[value, label], …], "then": {"name", "args"}}``, or None; a question
+        whose continuation is a plain callable is saved as None). A subclass adds its own."""
+        question = None
+        if self.question is not None and isinstance(self.question.then, Then):
+            question = {"options": [[str(v), str(label)] for v, label in self.question.options],
+                        "then": {"name": self.question.then.name,
+                                 "args": [_saved.plain(a) for a in self.question.then.args]}}
+        return {"count": self._count,
+                "proposed": {sid: {"action": action, "payload": _saved.plain(payload)}
+                             for sid, (action, payload) in self.proposed.items()},
+                "question": question}
+
+    #: The keys of ``state()`` (a subclass adds its own).
+    state_keys: ClassVar[tuple[str, ...]] = ("count", "proposed", "question")
+
+    def read_state(self, saved: _saved.Saved) -> dict[str, Any]:
+        """Check a saved ``state()`` (in ``saved``) and return what ``load_state`` takes;
+        raises ``ValueError`` naming what is wrong. A subclass reads its own keys too."""
+        def proposal(value: Any, where: str) -> tuple[str, Any]:
+            if not isinstance(value, dict):
+                saved.fail(f"{where} must be an object with action and payload, not "
+                           f"{_saved.type_name(value)}")
+            _saved.keys(saved, value, where, {"action", "payload"}, {"action", "payload"})
+            action = _saved.string(saved, value["action"], f"{where}.action", most=1000)
+            return str(action), _saved.json_value(saved, value["payload"], f"{where}.payload")
+
+        return {"count": saved.count("count"),
+                "proposed": saved.mapping("proposed", proposal),
+                "question": self._read_question(saved, saved.data["question"])}
+
+    def _read_question(self, saved: _saved.Saved, value: Any) -> Question | None:
+        if value is None:
+            return None
+        where = "question"
+        if not isinstance(value, dict):
+            saved.fail(f"{where} must be an object or null, not {_saved.type_name(value)}")
+        _saved.keys(saved, value, where, {"options", "then"}, {"options", "then"})
+        options = []
+        listed = _saved.sized_list(saved, value["options"], f"{where}.options")
+        for index, pair in enumerate(listed):
+            inner = f"{where}.options[{index}]"
+            if not (isinstance(pair, list) and len(pair) == 2):
+                saved.fail(f"{inner} must be a list of a value and a label")
+            options.append((str(_saved.string(saved, pair[0], f"{inner}[0]")),
+                            str(_saved.string(saved, pair[1], f"{inner}[1]"))))
+        then = value["then"]
+        if not isinstance(then, dict):
+            saved.fail(f"{where}.then must be an object with name and args, not "
+                       f"{_saved.type_name(then)}")
+        _saved.keys(saved, then, f"{where}.then", {"name", "args"}, {"name", "args"})
+        name = then["name"]
+        if not isinstance(name, str) or name not in self.continuations:
+            shown = repr(name[:40]) if isinstance(name, str) else _saved.type_name(name)
+            known = ", ".join(sorted(self.continuations)) or "none"
+            saved.fail(f"{where}.then.name {shown} is not a way this agent continues "
+                       f"(known: {known})")
+        types = self.continuations[name]
+        args = _saved.sized_list(saved, then["args"], f"{where}.then.args", len(types) + 1)
+        if len(args) != len(types):
+            saved.fail(f"{where}.then.args must hold {len(types)} value"
+                       f"{'' if len(types) == 1 else 's'} for {name}, not {len(args)}")
+        for index, (arg, kind) in enumerate(zip(args, types, strict=True)):
+            if isinstance(arg, bool) or not isinstance(arg, kind):
+                saved.fail(f"{where}.then.args[{index}] has the wrong type for {name} "
+                           f"({_saved.type_name(arg)})")
+            if isinstance(arg, str):
+                _saved.string(saved, arg, f"{where}.then.args[{index}]")
+        return Question(options, Then(name, tuple(args)))
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Take what ``read_state`` returned (checked: nothing here can fail)."""
+        self._count = state["count"]
+        self.proposed = dict(state["proposed"])
+        self.question = state["question"]
 
     def react(self, outcome: dict[str, Any]) -> Elements:
         """What to say about one outcome; a status without a reaction here says nothing."""

@@ -22,10 +22,11 @@ shape and how to undo it (``frames.undo_last()``, named as the notebook has it).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from ..dial import Inform
-from ._demo_base import Brain, Elements, ack
+from . import _saved
+from ._demo_base import Arg, Brain, Elements, Then, ack
 from ._reachable import undo_hint
 
 _OPS = (  # longest first: "is not" before "is"
@@ -44,6 +45,12 @@ class FramesBrain(Brain):
     """Understands plain EDA requests about the frames of a ``DataFramesDomain``."""
 
     prefix = "frame"
+    kind = "frames"
+    continuations: ClassVar[dict[str, tuple[Arg, ...]]] = {
+        "_frame_chosen": (str,), "_column_for_plot": (str, str, str),
+        "_column_for_histogram": (str,), "_column_for_filter": (str, str, str),
+        "_column_for_counts": (str,)}
+    state_keys = (*Brain.state_keys, "current")
     examples = (
         "describe sales",
         "filter sales where region is north",
@@ -56,6 +63,20 @@ class FramesBrain(Brain):
     def __init__(self, domain: Any) -> None:
         super().__init__(domain)
         self.current: str | None = None
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """``Brain.state()`` and ``current``: the frame last used (or None)."""
+        return {**super().state(), "current": self.current}
+
+    def read_state(self, saved: _saved.Saved) -> dict[str, Any]:
+        return {**super().read_state(saved),
+                "current": saved.string("current", null=True, most=1000)}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        super().load_state(state)
+        self.current = state["current"]
 
     # -- frames and columns ---------------------------------------------------------------
 
@@ -74,7 +95,8 @@ class FramesBrain(Brain):
         return None
 
     def _with_frame(self, words: str, go: Any) -> Elements:
-        """``go(frame)`` for the frame the words name, or the current / only one; else ask."""
+        """``go(frame)`` for the frame the words name, or the current / only one; else ask
+        (the answer becomes the current frame, and the words are read again)."""
         frames = self._frames()
         name = self._named_frame(words)
         if name is None and self.current in frames:
@@ -88,8 +110,13 @@ class FramesBrain(Brain):
             return [Inform(text="There are no DataFrames in the notebook yet: create one "
                                 "(e.g. sales = pd.read_csv(...)) and ask again.")]
         options = [(f, f) for f in frames]
-        return [self.ask("Which data frame?", options, lambda chosen: self._with_frame(
-            chosen, go))]
+        return [self.ask("Which data frame?", options, Then("_frame_chosen", (words,)))]
+
+    def _frame_chosen(self, chosen: str, words: str) -> Elements:
+        """The answer to "which data frame?": ``words`` again, on that frame."""
+        if chosen in self._frames():
+            self.current = chosen
+        return self.respond(words)
 
     def _column(self, frame: str, said: str) -> str | None:
         said = said.strip().strip("\"'`").lower()
@@ -113,10 +140,24 @@ class FramesBrain(Brain):
                     return str(value)
         return said
 
-    def _ask_column(self, frame: str, said: str, go: Any) -> Elements:
+    def _ask_column(self, frame: str, said: str, then: Then) -> Elements:
         options = [(c, c) for c in self._columns(frame)]
         return [self.ask(f"{frame} has no column '{said}'. Which column did you mean?",
-                         options, go)]
+                         options, then)]
+
+    # the answers to _ask_column: the column meant, then what the request was
+
+    def _column_for_plot(self, column: str, frame: str, low: str, said: str) -> Elements:
+        return self._plot(frame, low.replace(said, column.lower()))
+
+    def _column_for_histogram(self, column: str, frame: str) -> Elements:
+        return self._plot(frame, f"histogram of {column}")
+
+    def _column_for_filter(self, column: str, frame: str, text: str, said: str) -> Elements:
+        return self._filter(frame, re.sub(rf"\b{re.escape(said)}\b", column, text, count=1))
+
+    def _column_for_counts(self, column: str, frame: str) -> Elements:
+        return self._counts(frame, column)
 
     # -- requests -------------------------------------------------------------------------
 
@@ -178,8 +219,8 @@ class FramesBrain(Brain):
             y, x = pair.group(1), pair.group(2)
             for said in (y, x):
                 if self._column(frame, said) is None:
-                    return self._ask_column(frame, said, lambda c, said=said: self._plot(
-                        frame, low.replace(said, c.lower())))
+                    return self._ask_column(frame, said, Then("_column_for_plot",
+                                                              (frame, low, said)))
             y, x = self._column(frame, y), self._column(frame, x)
             kind = "bar" if "bar" in low else "line" if "line" in low else "scatter"
             if kind == "scatter" and "date" in str(self._frames()[frame][x].dtype).lower():
@@ -190,8 +231,7 @@ class FramesBrain(Brain):
             said = single.group(1)
             column = self._column(frame, said)
             if column is None:
-                return self._ask_column(frame, said, lambda c: self._plot(
-                    frame, f"histogram of {c}"))
+                return self._ask_column(frame, said, Then("_column_for_histogram", (frame,)))
             return [self.suggest("plot", {"frame": frame, "kind": "hist", "x": column},
                                  f"A histogram of {column}.")]
         return [Inform(text="Tell me what to plot, e.g. 'plot price against size' or "
@@ -219,8 +259,8 @@ class FramesBrain(Brain):
             said, op_text, value = found.group(1), found.group(2).strip().lower(), found.group(3)
             column = self._column(frame, said)
             if column is None:
-                return self._ask_column(frame, said, lambda c, said=said: self._filter(
-                    frame, re.sub(rf"\b{re.escape(said)}\b", c, text, count=1)))
+                return self._ask_column(frame, said, Then("_column_for_filter",
+                                                          (frame, text, said)))
             op = next(o for pattern, o in _OPS if re.fullmatch(pattern, op_text))
             where.append({"column": column, "op": op, "value": self._value(frame, column, value)})
         payload: dict[str, Any] = {"frame": frame, "where": where}
@@ -275,7 +315,7 @@ class FramesBrain(Brain):
     def _counts(self, frame: str, said: str) -> Elements:
         column = self._column(frame, said)
         if column is None:
-            return self._ask_column(frame, said, lambda c: self._counts(frame, c))
+            return self._ask_column(frame, said, Then("_column_for_counts", (frame,)))
         return [self.suggest("value-counts", {"frame": frame, "column": column},
                              f"How often each {column} occurs in {frame}.")]
 

@@ -16,10 +16,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from ..dial import Inform
-from ._demo_base import Brain, Elements, ack
+from ._demo_base import Arg, Brain, Elements, Then, ack
 from ._reachable import undo_hint
 
 _ADD = re.compile(
@@ -39,6 +39,8 @@ class NotesBrain(Brain):
     """Understands plain requests about notes (see the module's table)."""
 
     prefix = "note"
+    kind = "notes"
+    continuations: ClassVar[dict[str, tuple[Arg, ...]]] = {"_add": (), "_remove_chosen": ()}
     examples = (
         "add a note: buy milk",
         "remove note 2 (or: remove the note about milk)",
@@ -76,7 +78,7 @@ class NotesBrain(Brain):
 
     def _add(self, text: str) -> Elements:
         if not text:
-            return [self.ask_text("What should the note say?", self._add)]
+            return [self.ask_text("What should the note say?", Then("_add"))]
         return [self.suggest("add-note", {"text": text}, f"Add a note saying '{text}'?")]
 
     def _remove(self, words: str) -> Elements:
@@ -108,7 +110,13 @@ class NotesBrain(Brain):
 
     def _which(self, text: str, notes: list[dict[str, Any]]) -> Any:
         options = [(str(n["id"]), f"{n['id']}. {n['text']}") for n in notes]
-        return self.ask(text, options, lambda value: self._propose_removal(int(value)))
+        return self.ask(text, options, Then("_remove_chosen"))
+
+    def _remove_chosen(self, value: str) -> Elements:
+        """The answer to ``_which``: the id of the note to remove."""
+        if not value.isdecimal():  # only a restored question could offer another value
+            return self.respond(value)
+        return self._propose_removal(int(value))
 
     def _propose_removal(self, note_id: int) -> Elements:
         note = next((n for n in self.notes if n["id"] == note_id), None)
@@ -158,7 +166,8 @@ class NotesBrain(Brain):
                                     "here it is shortened."),
                         self.suggest("add-note", {"text": short}, "Add the shortened note?")]
             if not text:
-                return [self.ask_text("That note was empty. What should it say?", self._add)]
+                return [self.ask_text("That note was empty. What should it say?",
+                                      Then("_add"))]
         if action == "remove-note" and outcome.get("code") == "not-found":
             # the refusal may be of the person's edit, not of what was proposed: say what the
             # domain said, never a guess from the proposal

@@ -52,11 +52,12 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..dial import Element, Inform
+from . import _saved
 from ._demo import DemoAgent
-from ._demo_base import Brain, Elements, ack
+from ._demo_base import Arg, Brain, Elements, Then, ack
 from ._schema_payloads import KIND_WORDS, Broken, Made, PayloadMaker
 
 _HELP = re.compile(r"^(?:help|\?+|what can you do|what do you do|what can i (?:say|do|type)|"
@@ -90,6 +91,11 @@ class _Proposal:
 class SchemaBrain(Brain):
     """Proposes payloads made from the schemas of any domain's actions (module table)."""
 
+    kind = "schema"
+    continuations: ClassVar[dict[str, tuple[Arg, ...]]] = {
+        "_chosen_request": ((str, type(None)), (str, type(None))),
+        "_chosen_broken": ((str, type(None)),)}
+
     def __init__(self, domain: Any) -> None:
         super().__init__(domain)
         name = re.sub(r"[^A-Za-z0-9]+", "-", str(getattr(domain, "name", "") or "")).strip("-")
@@ -97,6 +103,45 @@ class SchemaBrain(Brain):
         self.maker = PayloadMaker(domain)
         self.proposals: dict[str, _Proposal] = {}
         self._breaks: dict[str, int] = {}
+
+    # -- saving ---------------------------------------------------------------------------
+
+    state_keys = (*Brain.state_keys, "proposals", "breaks")
+
+    def state(self) -> dict[str, Any]:
+        """``Brain.state()``, ``proposals`` (each id it gave: ``{"action", "payload",
+        "kind", "preview", "what", "retried"}``) and ``breaks`` (per action, how many
+        broken payloads it made: the next one breaks it the next way)."""
+        proposals = {sid: {"action": p.action, "payload": _saved.plain(p.payload),
+                           "kind": p.kind, "preview": p.preview, "what": p.what,
+                           "retried": p.retried} for sid, p in self.proposals.items()}
+        return {**super().state(), "proposals": proposals, "breaks": dict(self._breaks)}
+
+    def read_state(self, saved: _saved.Saved) -> dict[str, Any]:
+        names = {"action", "payload", "kind", "preview", "what", "retried"}
+
+        def proposal(value: Any, where: str) -> _Proposal:
+            if not isinstance(value, dict):
+                saved.fail(f"{where} must be an object, not {_saved.type_name(value)}")
+            _saved.keys(saved, value, where, names, names)
+            if value["kind"] not in ("valid", "broken", "yours"):
+                saved.fail(f"{where}.kind must be 'valid', 'broken' or 'yours'")
+            return _Proposal(
+                str(_saved.string(saved, value["action"], f"{where}.action", most=1000)),
+                _saved.json_value(saved, value["payload"], f"{where}.payload"),
+                str(value["kind"]),
+                str(_saved.string(saved, value["preview"], f"{where}.preview")),
+                str(_saved.string(saved, value["what"], f"{where}.what")),
+                _saved.flag(saved, value["retried"], f"{where}.retried"))
+
+        return {**super().read_state(saved), "proposals": saved.mapping("proposals", proposal),
+                "breaks": saved.mapping("breaks", lambda value, where: _saved.count(
+                    saved, value, where))}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        super().load_state(state)
+        self.proposals = dict(state["proposals"])
+        self._breaks = dict(state["breaks"])
 
     # -- the domain -----------------------------------------------------------------------
 
@@ -183,7 +228,7 @@ class SchemaBrain(Brain):
         if not found:
             return self.help("I didn't catch that.")
         if len(found) > 1:
-            return [self._which(found, lambda chosen: self._request(chosen, payload_text, free))]
+            return [self._which(found, Then("_chosen_request", (payload_text, free)))]
         return self._request(found[0], payload_text, free)
 
     def _request(self, action: str, payload_text: str | None, free: str | None) -> Elements:
@@ -191,8 +236,21 @@ class SchemaBrain(Brain):
             return self._yours(action, payload_text)
         return self._valid(action, free)
 
-    def _which(self, names: list[str], then: Any) -> Element:
+    def _which(self, names: list[str], then: Then) -> Element:
         return self.ask("Which action did you mean?", [(n, n) for n in names], then)
+
+    def _chosen_request(self, chosen: str, payload_text: str | None,
+                        free: str | None) -> Elements:
+        """The answer to ``_which``: the action meant."""
+        if chosen not in self._names():  # only a restored question could offer another
+            return self.respond(chosen)
+        return self._request(chosen, payload_text, free)
+
+    def _chosen_broken(self, chosen: str, kind: str | None) -> Elements:
+        """The answer to "which action should I break?"."""
+        if chosen not in self._names():
+            return self.respond(chosen)
+        return self._broken(chosen, kind)
 
     def _match(self, words: str) -> list[str]:
         """The actions ``words`` name: exactly, inside them, or by the most words in common
@@ -268,7 +326,7 @@ class SchemaBrain(Brain):
         rest = rest.strip()
         if not rest:
             return [self.ask("Which action should I break?", [(n, n) for n in self._names()],
-                             lambda chosen: self._broken(chosen, None))]
+                             Then("_chosen_broken", (None,)))]
         if _plain(rest).lower() in _ALL:
             return self._broken_all()
         found = self._match(rest)
@@ -280,7 +338,7 @@ class SchemaBrain(Brain):
                      if t in KIND_WORDS and len(found) == 1
                      and t not in _tokens(_normal(found[0]))), None)
         if len(found) > 1:
-            return [self._which(found, lambda chosen: self._broken(chosen, kind))]
+            return [self._which(found, Then("_chosen_broken", (kind,)))]
         return self._broken(found[0], kind)
 
     def _broken(self, action: str, kind: str | None) -> Elements:

@@ -26,6 +26,12 @@ One SDK client, and its pool of connections, serves every request made from one 
 (``_clients.py``: one per loop, as an async client is bound to its loop; closed when that loop
 shuts down). ``close()``, ``await aclose()`` or ``async with agent:`` closes them sooner.
 
+``snapshot()`` saves the conversation so far (the completed turns and their usage) as plain
+JSON, ``restore(data)`` takes a new agent back to it (``_saved.py`` checks it). A turn is kept
+only once its reply arrived, together with its usage and under a lock, so a snapshot taken in
+the middle of a send (from the runtime's event callback, or another thread) is the history as
+it was before that send: never a user message without its reply.
+
 The API key is held in a ``Secret`` (its ``repr`` is ``Secret('***')``), handed only to the SDK
 client, and redacted from every message built from what a server said; errors are raised
 ``from None`` so the SDK's own exception (which quotes the server) is not chained.
@@ -38,12 +44,14 @@ import email.utils
 import importlib
 import inspect
 import os
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import ModuleType, TracebackType
 from typing import Any, ClassVar, Self, TypedDict, Unpack
 
 from .._options import keyword_signature
+from . import _saved
 from ._clients import LoopClients
 from ._errors import AgentError, MissingSDKError, redact
 from ._history import History
@@ -142,6 +150,8 @@ class LLMAgent:
 
     #: Set by each subclass.
     sdk: ClassVar[str]
+    #: What ``snapshot()["kind"]`` says (``"openai"``, ``"anthropic"``).
+    kind: ClassVar[str]
     extra: ClassVar[str]
     key_variable: ClassVar[str]
     url_variable: ClassVar[str]
@@ -179,6 +189,8 @@ class LLMAgent:
         self._key = Secret.of(api_key or os.environ.get(self.key_variable))
         self._clients = LoopClients()
         self._usage = Usage()
+        # a turn and its usage are kept together: a snapshot sees both or neither
+        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
@@ -264,8 +276,55 @@ class LLMAgent:
 
     def reset(self) -> None:
         """Forget the conversation and its usage (the system prompt stays)."""
-        self.history.clear()
-        self._usage.clear()
+        with self._lock:
+            self.history.clear()
+            self._usage.clear()
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The conversation so far, as plain JSON, for ``restore`` in a new agent (after a
+        kernel restart):
+
+            {"kind": "openai", "version": 1, "model": "gpt-4o-mini",
+             "history": [{"role": "user", "content": "…"},
+                         {"role": "assistant", "content": "…"}, …],
+             "usage": {"turns": [{"input": 812, "output": 64, "total": 876}, …]}}
+
+        ``history`` holds the completed turns (user, assistant, in turn), ``usage`` one entry
+        per completed turn (its sums are made again). Taken while a send is in flight, it is
+        the history before that send (a turn is kept only once its reply arrived). Never the
+        API key, the URL, headers or the client; not the system prompt either (the agent
+        builds its own from ``system=`` or the domain), nor the request options. ``model``
+        records which model wrote the replies; ``restore`` keeps the agent's own.
+        """
+        with self._lock:
+            history = [{"role": str(m["role"]), "content": str(m["content"])}
+                       for m in self.history.turns]
+            usage: list[dict[str, Any]] = [dict(turn) for turn in self._usage.turns]
+        return {**_saved.header(self.kind), "model": self.model, "history": history,
+                "usage": {"turns": usage}}
+
+    def restore(self, data: Any) -> None:
+        """Take the agent back to a ``snapshot()``: its history and usage become the saved
+        ones, so the next request carries the saved turns (after this agent's own system
+        prompt). ``data`` is untrusted (it comes from a file): anything wrong raises
+        ``ValueError`` naming it, and leaves the agent as it was. Restore an agent that is
+        not sending.
+
+            agent = OpenAIAgent(model="gpt-4o-mini", domain=notes)
+            agent.restore(json.loads(path.read_text())["agent"])
+        """
+        saved = _saved.Saved(data, self.kind, type(self).__name__)
+        saved.fields("model", "history", "usage")
+        saved.string("model", most=1000)
+        turns = saved.history()
+        usage = saved.usage("usage", len(turns) // 2)
+        restored = [TurnUsage(input=u["input"], output=u["output"], total=u["total"])
+                    for u in usage]
+        with self._lock:
+            self.history.turns[:] = turns
+            self._usage.turns[:] = restored
 
     # -- connections ----------------------------------------------------------------------
 
@@ -326,8 +385,9 @@ class LLMAgent:
         return await self._clients.get(self._open_client, self.url)
 
     def _commit(self, message: str, reply: str, usage: TurnUsage) -> None:
-        self.history.commit(message, reply)
-        self._usage.record(usage)
+        with self._lock:
+            self.history.commit(message, reply)
+            self._usage.record(usage)
 
     async def _with_retries(self, request: Callable[[], Awaitable[tuple[str, TurnUsage]]]
                             ) -> tuple[str, TurnUsage]:

@@ -48,6 +48,7 @@ class OpenAIAgent(LLMAgent):
     """
 
     sdk = "openai"
+    kind = "openai"
     extra = "openai"
     key_variable = "OPENAI_API_KEY"
     url_variable = "OPENAI_BASE_URL"

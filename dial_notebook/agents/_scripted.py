@@ -23,6 +23,17 @@ Given ``pieces`` it streams, as a model does: ``streams`` is True (the runtime t
     ...     return [piece async for piece in typist.stream_reply("hi")]
     >>> asyncio.run(read())
     ['Hell', 'o th', 'ere.']
+
+``snapshot()`` says how many replies were used; ``restore`` takes a new agent with the same
+script to that point, so it goes on with the next reply:
+
+    >>> first = ScriptedAgent(["one", "two"])
+    >>> first.send("hi")
+    'one'
+    >>> again = ScriptedAgent(["one", "two"])
+    >>> again.restore(first.snapshot())
+    >>> again.send("hi")
+    'two'
 """
 
 from __future__ import annotations
@@ -30,7 +41,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from . import _saved
 
 Reply = str | Callable[[str], str] | BaseException | object
 
@@ -87,6 +100,11 @@ class ScriptedAgent:
                 )
         #: Every message received, in order.
         self.received: list[str] = []
+        # the replies taken so far, in order, and which of them are still being given (a
+        # send in flight): a snapshot counts only those before the first one in flight
+        self._used: list[Reply] = []
+        self._giving: set[int] = set()
+        self._lock = threading.Lock()
 
     @property
     def remaining(self) -> int:
@@ -100,32 +118,89 @@ class ScriptedAgent:
 
     def send(self, message: str) -> str:
         """The next reply (called with ``message`` when it is a callable)."""
-        reply = self._next(message)
+        reply, number = self._next(message)
         if reply is ScriptedAgent.HANG:
             threading.Event().wait()  # for ever: the send runs on a daemon worker thread
-        return self._text(reply, message)
+        try:
+            return self._text(reply, message)
+        finally:
+            self._given(number)
 
     async def stream_reply(self, message: str) -> AsyncIterator[str]:
         """The next reply, in ``pieces`` pieces (one without ``pieces``), ``delay`` seconds
         apart; ``HANG`` waits for ever (until cancelled), an exception is raised."""
-        reply = self._next(message)
+        reply, number = self._next(message)
         if reply is ScriptedAgent.HANG:
             await asyncio.Event().wait()
-        text = self._text(reply, message)
-        for number, piece in enumerate(split(text, self.pieces or 1)):
-            if number and self.delay:
-                await asyncio.sleep(self.delay)
-            yield piece
+        try:
+            text = self._text(reply, message)
+            for index, piece in enumerate(split(text, self.pieces or 1)):
+                if index and self.delay:
+                    await asyncio.sleep(self.delay)
+                yield piece
+        finally:  # given, failed, or stopped: used, as an uninterrupted agent would count it
+            self._given(number)
 
-    def _next(self, message: str) -> Reply:
-        if not self.replies:
-            shown = message if len(message) <= 80 else message[:77] + "..."
-            raise ScriptExhaustedError(
-                f"ScriptedAgent ran out of replies: it had {len(self.received)} and was sent "
-                f"message {len(self.received) + 1}: {shown!r}"
-            )
-        self.received.append(message)
-        return self.replies.pop(0)
+    # -- saving ---------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """How far the script is, as plain JSON: ``{"kind": "scripted", "version": 1,
+        "used": 2}``. ``used`` counts the replies given (or raised) before the first one
+        still being given: a snapshot taken while a reply is in flight is the point before
+        that send, and a restored agent gives that reply again to the same message. A
+        ``HANG`` counts as used as soon as it is taken (it never ends by itself).
+
+            >>> agent = ScriptedAgent(["a", "b", "c"])
+            >>> agent.send("hi")
+            'a'
+            >>> agent.snapshot()
+            {'kind': 'scripted', 'version': 1, 'used': 1}
+        """
+        with self._lock:
+            used = min(self._giving) if self._giving else len(self._used)
+        return {**_saved.header("scripted"), "used": used}
+
+    def restore(self, data: Any) -> None:
+        """Go to the point of a ``snapshot()`` of an agent with the same script: the first
+        ``used`` replies are taken as given (put back first, if this agent had gone further),
+        the next send gives the one after them. ``received`` is left as it is. A wrong
+        ``data`` raises ``ValueError`` naming what is wrong, and changes nothing.
+        """
+        saved = _saved.Saved(data, "scripted", "ScriptedAgent")
+        saved.fields("used")
+        used = saved.count("used")
+        with self._lock:
+            script = [*self._used, *self.replies]
+            if used > len(script):
+                saved.fail(f"used is {used}, but this script has {len(script)} "
+                           f"repl{'y' if len(script) == 1 else 'ies'}")
+            if self._giving:
+                saved.fail("a reply is being given (restore an agent that is not sending)")
+            self._used[:] = script[:used]
+            self.replies[:] = script[used:]
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _next(self, message: str) -> tuple[Reply, int]:
+        with self._lock:
+            if not self.replies:
+                shown = message if len(message) <= 80 else message[:77] + "..."
+                had = len(self._used)
+                raise ScriptExhaustedError(
+                    f"ScriptedAgent ran out of replies: it had {had} and was sent "
+                    f"message {had + 1}: {shown!r}"
+                )
+            self.received.append(message)
+            reply = self.replies.pop(0)
+            number = len(self._used)
+            self._used.append(reply)
+            if reply is not ScriptedAgent.HANG:
+                self._giving.add(number)
+            return reply, number
+
+    def _given(self, number: int) -> None:
+        with self._lock:
+            self._giving.discard(number)
 
     def _text(self, reply: Reply, message: str) -> str:
         if isinstance(reply, BaseException):

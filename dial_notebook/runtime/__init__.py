@@ -33,6 +33,7 @@ from ._contract import (
     PhaticEvent,
     ProgressEvent,
     ReplyEvent,
+    RunningEvent,
     SentEvent,
     SuggestionEvent,
     TurnLimitEvent,
@@ -44,12 +45,13 @@ from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
 from ._ports import Agent, Domain, Human
+from ._snapshot import SnapshotError, load_snapshot, read_snapshot, save_snapshot
 from ._suggestion import MAX_EDIT_ATTEMPTS
 from ._sync import BlockingSayError
 from ._values import Delegation, PendingAsk, Suggestion
 
 # exported at the package's top too: shown there as dial_notebook.X
-_public.shown_as_top_level(BlockingSayError, Conversation, ConversationBusyError, Delegation, SayResult, StepError, Suggestion)
+_public.shown_as_top_level(BlockingSayError, Conversation, ConversationBusyError, Delegation, SayResult, SnapshotError, StepError, Suggestion)
 
 __all__ = [
     "EVENT_SHAPES",
@@ -76,16 +78,21 @@ __all__ = [
     "PolicyHuman",
     "ProgressEvent",
     "ReplyEvent",
+    "RunningEvent",
     "SayResult",
     "ScriptedHuman",
     "SentEvent",
+    "SnapshotError",
     "StepError",
     "Suggestion",
     "SuggestionEvent",
     "TurnLimitEvent",
     "http_executor",
+    "load_snapshot",
     "policy_human",
     "python_executor",
+    "read_snapshot",
+    "save_snapshot",
     "scripted_human",
     "shell_executor",
     "time_left",

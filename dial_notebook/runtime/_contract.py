@@ -164,6 +164,15 @@ class ProgressEvent(TypedDict):
     writing: str | None
 
 
+class RunningEvent(TypedDict):
+    """A run has started (to the callback only, never kept): its outcome follows when it
+    ends. A surface that saves the conversation saves it now."""
+
+    type: Literal["running"]
+    id: str
+    action: str
+
+
 #: ``type`` → the shape of its events.
 EVENT_SHAPES: dict[str, type] = {
     "sent": SentEvent, "reply": ReplyEvent, "inform": InformEvent, "ask": AskEvent,

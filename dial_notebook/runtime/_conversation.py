@@ -23,13 +23,22 @@ orders every reply's elements either way (_schedule.py).
 Cancelling the task that runs ``say`` (a kernel interrupt) ends the say with CancelledError and
 leaves the conversation usable: the suggestion the person was deciding and the reply's remaining
 ones end ``superseded``, an action cut short ends ``failed``, and all of it is owed.
+
+``snapshot()`` is the conversation as plain JSON at any moment it waits (for the person, the
+agent or a run), and ``Conversation.restore(snapshot, …)`` carries on from it in a new kernel:
+``resume()`` takes up the say that was going where it stood — the card the person was deciding
+comes back (re-checked against the domain), a run that was going ends ``failed`` (code
+``interrupted``), never run again (_snapshot.py, _resume.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from ..dial import outcome_reply
@@ -38,10 +47,14 @@ from ._executors import Executors
 from ._outcomes import Outcome
 from ._ports import Agent, AgentPort, Domain, DomainPort, Human, HumanPort
 from ._reply import handle
-from ._state import Reply, State
+from ._resume import Restored, settle_interrupted
+from ._snapshot import FORMAT, VERSION, SnapshotError, load_snapshot, read_snapshot
+from ._state import Reply, State, running_key
 from ._streaming import StreamProgress
+from ._suggestion import MAX_EDIT_ATTEMPTS
 from ._sync import BlockingSayError, SyncRunner
 from ._values import PendingAsk, Suggestion
+from ._yields import Resolution
 
 
 class ConversationBusyError(RuntimeError):
@@ -55,6 +68,25 @@ class _NoReply(Exception):
 def _seconds(limit: float | None, default: float | None) -> float | None:
     chosen = limit if limit is not None else default
     return None if chosen is None else float(chosen)
+
+
+@dataclass(eq=False)
+class _Say:
+    """The say that is going: what a snapshot records of it."""
+
+    text: str
+    turn: int = 0
+    #: 'composing' the message, 'sending' it (waiting for the reply), 'handling' the reply
+    phase: str = "composing"
+    reached: list[Outcome] = field(default_factory=list)
+    reply: Reply | None = None
+    reply_text: str = ""
+    reply_chars: int = 0
+
+
+def _plain(data: Any) -> Any:
+    """``data`` as plain JSON values (a deep copy); what JSON cannot write becomes its text."""
+    return json.loads(json.dumps(data, ensure_ascii=False, default=str))
 
 
 @dataclass(frozen=True)
@@ -130,6 +162,7 @@ class Conversation:
             raise TypeError(f"Conversation: actors must map an actor id to a callable or an "
                             f"agent, not {type(actors).__name__}")
         self._agent = AgentPort(agent)
+        self._agent_object = agent
         self._state = State(DomainPort(domain), HumanPort(human), Events(on_event),
                             full=bool(full_dial), executors=Executors(executors),
                             actors=dict(actors or {}), run_timeout=_seconds(run_timeout, timeout))
@@ -137,6 +170,8 @@ class Conversation:
         self._max_turns = max_turns
         self._busy = False           # a say is running
         self._sync: SyncRunner | None = None  # the private loop of say_sync, made on first use
+        self._say: _Say | None = None  # the say that is going
+        self._carry: dict[str, Any] | None = None  # a restored snapshot's say, until resume()
 
     # -- what a surface reads -------------------------------------------------------------
 
@@ -208,9 +243,14 @@ class Conversation:
                 "This conversation is already running a say(); wait for it to finish "
                 "(or cancel its task) before saying more."
             )
+        if self._carry is not None:
+            raise ConversationBusyError(
+                "This conversation was restored while a say was going; "
+                "`await conversation.resume()` takes it up first."
+            )
         self._busy = True
         try:
-            return await self._turns(text)
+            return await self._loop(_Say(text))
         finally:
             self._busy = False
             self._state.pending = None
@@ -244,34 +284,253 @@ class Conversation:
             self._sync = SyncRunner(self)
         return self._sync.run(lambda: self.say(text))
 
+    # -- saving and carrying on ----------------------------------------------------------
+
+    def snapshot(self, *, surface: Any = None) -> dict[str, Any]:
+        """The conversation as plain JSON: everything needed to carry on in a new kernel.
+
+        It holds the transcript, what the agent is owed, the context, the id counters, the
+        say that is going (the reply being handled and where it stands), the card waiting
+        for the person, the runs going, and ``agent.snapshot()`` when the agent keeps state
+        of its own (never a key: the agents leave secrets out). ``surface`` is kept as it
+        is, for the surface that saves it (the ChatWidget's entries). Exact whenever the
+        conversation waits — for the person, the agent or a run; taken from inside an
+        ``on_event`` callback it may catch a step half done (the widget saves on the loop).
+        See ``_snapshot.py`` for the format.
+
+            data = conversation.snapshot()
+            later = Conversation.restore(data, agent=agent, domain=domain, human=human)
+        """
+        return _plain(self.snapshot_view(surface=surface))
+
+    def snapshot_view(self, *, surface: Any = None) -> dict[str, Any]:
+        """``snapshot()`` without the copy: it shares the conversation's own lists, so write
+        it out at once and do not change it (what a surface that saves often uses)."""
+        state = self._state
+        data: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION,
+            "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "full_dial": state.full,
+            "transcript": state.events.transcript,
+            "owed": {"outcomes": state.owed_outcomes, "words": state.owed_words},
+            "context": state.context, "presence": state.presence,
+            "ids": {"suggestions": state.assigned, "asks": state.asked,
+                    "executes": state.executed, "delegations": state.delegated,
+                    "replies": state.replies},
+            "running": list(state.running.values()),
+            "say": None, "pending": None,
+        }
+        if self._carry is not None:  # restored and not yet taken up: as it was read
+            data["say"], data["pending"] = self._carry.get("say"), self._carry.get("pending")
+        elif self._say is not None:
+            data["say"] = self._say_snapshot(self._say)
+            data["pending"] = _pending_snapshot(state.pending) if data["say"]["reply"] else None
+        snapshot_of_agent = getattr(self._agent_object, "snapshot", None)
+        if callable(snapshot_of_agent):
+            data["agent"] = snapshot_of_agent()
+        if surface is not None:
+            data["surface"] = surface
+        return data
+
+    @staticmethod
+    def _say_snapshot(say: _Say) -> dict[str, Any]:
+        reply = say.reply
+        saved: dict[str, Any] = {"text": say.text, "turn": say.turn, "phase": say.phase,
+                                 "reached": say.reached, "reply": None}
+        if reply is not None and say.phase == "handling":
+            saved["reply"] = {
+                "serial": reply.serial, "turn": reply.turn, "text": say.reply_text,
+                "chars": say.reply_chars,
+                "resolved": [[g, i, r.how, r.answer, r.note]
+                             for (g, i), r in reply.resolved.items()],
+                "skipped": [list(key) for key in sorted(reply.skipped)],
+                "current": list(reply.current) if reply.current else None,
+                "current_ids": list(reply.current_ids) if reply.current_ids else None,
+                "outcomes": reply.outcomes,
+                "answers": [[ask.to_dict(), answer] for ask, answer in reply.answers],
+                "said": reply.said,
+            }
+        return saved
+
+    @classmethod
+    def restore(cls, snapshot: Mapping[str, Any] | str | os.PathLike[str], *,
+                agent: Agent | Callable[[str], Any], domain: Domain, human: Human,
+                on_event: OnEvent | None = None, **options: Any) -> Conversation:
+        """A conversation that carries on from ``snapshot`` (a dict, or the path of a JSON
+        file): its transcript, what is owed, context and counters are back, and the agent's
+        own state when it keeps one (``agent.restore``). ``options`` are those of
+        ``Conversation`` (``full_dial`` defaults to the snapshot's).
+
+        When the snapshot was taken while a say was going, ``needs_resume`` is True and
+        ``await conversation.resume()`` takes it up. A malformed or tampered snapshot raises
+        ``SnapshotError`` naming what is wrong; nothing in it can make an action run.
+
+            conversation = Conversation.restore("eda.json", agent=agent, domain=domain,
+                                                human=human)
+            await conversation.resume()
+        """
+        if isinstance(snapshot, str | os.PathLike):
+            data = _plain(load_snapshot(snapshot))
+        else:
+            data = _plain(read_snapshot(snapshot))
+        options.setdefault("full_dial", data.get("full_dial", True))
+        conversation = cls(agent=agent, domain=domain, human=human, on_event=on_event,
+                           **options)
+        saved_agent = data.get("agent")
+        restore_agent = getattr(agent, "restore", None)
+        if saved_agent is not None and callable(restore_agent):
+            try:
+                restore_agent(saved_agent)
+            except ValueError as exc:
+                raise SnapshotError(f"agent: {exc}") from None
+        state = conversation._state
+        state.events.transcript.extend(data["transcript"])
+        owed = data.get("owed") or {}
+        state.owed_outcomes.extend(owed.get("outcomes") or [])
+        state.owed_words.extend(owed.get("words") or [])
+        state.context.update(data.get("context") or {})
+        state.presence.update(data.get("presence") or {})
+        ids = data.get("ids") or {}
+        state.set_ids((ids.get("suggestions", 0), ids.get("asks", 0), ids.get("executes", 0),
+                       ids.get("delegations", 0)))
+        state.replies = ids.get("replies", 0)
+        state.running.update({running_key(entry.get("reply"), entry["id"]): entry
+                              for entry in data.get("running") or []})
+        if data.get("say") is not None or state.running:
+            conversation._carry = {"say": data.get("say"), "pending": data.get("pending")}
+        return conversation
+
+    @property
+    def needs_resume(self) -> bool:
+        """True when the conversation was restored while a say was going (or a run), and
+        ``resume()`` has not taken it up yet."""
+        return self._carry is not None
+
+    async def resume(self) -> SayResult | None:
+        """Take up the say that was going when the restored snapshot was taken; None when
+        there is none.
+
+        The reply being handled carries on where it stood: the card the person was deciding
+        is offered again (re-checked against the domain as it is now: refused, or its action
+        gone, it ends ``invalid``), the rest of the reply follows, then the turns as usual. A
+        run that had started and not ended is never run again: it ends ``failed`` with code
+        ``interrupted``. A say that was waiting for the agent's reply ends ``no-reply`` (what
+        it carried is still owed). See ``_resume.py``.
+
+            result = await conversation.resume()
+        """
+        carry = self._carry
+        if carry is None:
+            return None
+        if self._busy:
+            raise ConversationBusyError("This conversation is already running a say().")
+        self._busy = True
+        self._carry = None
+        try:
+            return await self._take_up(carry)
+        finally:
+            self._busy = False
+            self._state.pending = None
+
+    async def _take_up(self, carry: dict[str, Any]) -> SayResult:
+        state = self._state
+        saved = carry.get("say")
+        say = _Say(text="") if saved is None else _Say(
+            text=saved.get("text", ""), turn=saved["turn"], phase=saved["phase"],
+            reached=list(saved.get("reached") or []))
+        replying = saved.get("reply") if saved is not None else None
+        serial = replying["serial"] if replying else None
+        detached = Reply(state, say.reached)
+        for entry in list(state.running.values()):
+            if serial is None or entry.get("reply") != serial:
+                settle_interrupted(detached, entry)  # a run outside the reply being handled
+        if saved is None:
+            return SayResult("idle", 0, say.reached)
+        if say.phase == "sending":
+            state.events.emit({"type": "no-reply", "turn": say.turn,
+                               "error": "The kernel stopped before the agent replied; what "
+                                        "the message carried goes with the next one."})
+            return SayResult("no-reply", say.turn, say.reached)
+        if say.phase == "composing":
+            say.turn -= 1  # the turn starts again
+            return await self._loop(say)
+        reply = self._restored_reply(say, replying or {}, carry.get("pending"))
+        return await self._loop(say, reply)
+
+    def _restored_reply(self, say: _Say, saved: dict[str, Any],
+                        pending: dict[str, Any] | None) -> Reply:
+        state = self._state
+        reply = Reply(state, say.reached, turn=saved["turn"], serial=saved["serial"])
+        say.reply, say.reply_text = reply, saved["text"]
+        say.reply_chars = saved.get("chars", len(saved["text"]))
+        reply.outcomes = list(saved.get("outcomes") or [])
+        try:
+            reply.answers = [(PendingAsk(**ask), answer)
+                             for ask, answer in saved.get("answers") or []]
+        except TypeError as exc:
+            raise SnapshotError(f"say.reply.answers: {exc}") from None
+        reply.said = saved.get("said")
+        reply.resolved = {(g, i): Resolution(how, answer, note)
+                          for g, i, how, answer, note in saved.get("resolved") or []}
+        reply.skipped = {(g, i) for g, i in saved.get("skipped") or []}
+        current = saved.get("current")
+        ids = saved.get("current_ids")
+        shown = None
+        if pending is not None:
+            value = pending["value"]
+            kinds = ("suggestion",) if pending["kind"] == "suggestion" else ("ask",)
+            shown = next((e for e in reversed(state.events.transcript)
+                          if e.get("type") in kinds and e.get("id") == value.get("id")), None)
+            if pending["kind"] == "suggestion" and value.get("edits_left") is not None:
+                try:
+                    card = Suggestion(**value)
+                except TypeError as exc:
+                    raise SnapshotError(f"pending.value: {exc}") from None
+                state.resumed[card.id] = (card, MAX_EDIT_ATTEMPTS - int(card.edits_left or 0))
+        reply.restored = Restored(current=tuple(current) if current else None,
+                                  ids=tuple(ids) if ids else None, shown=shown)  # type: ignore[arg-type]
+        return reply
+
     # -- the turn loop --------------------------------------------------------------------
 
-    async def _turns(self, text: str) -> SayResult:
+    async def _loop(self, say: _Say, restored: Reply | None = None) -> SayResult:
         state = self._state
-        reached: list[Outcome] = []
-        turn = 0
-        while True:
-            turn += 1
-            if turn > self._max_turns:
-                state.events.emit({"type": "turn-limit", "turns": self._max_turns})
-                return SayResult("turn-limit", self._max_turns, reached)
-            outcomes = len(state.owed_outcomes)
-            words = len(state.owed_words)
-            spoken = [*state.owed_words, text] if turn == 1 else list(state.owed_words)
-            message = await self._compose(state.owed_outcomes[:outcomes], spoken)
-            state.events.emit({"type": "sent", "turn": turn, "message": message})
-            try:
-                reply_text = await self._send(message, turn)
-            except _NoReply as exc:
-                state.events.emit({"type": "no-reply", "turn": turn, "error": str(exc)})
-                return SayResult("no-reply", turn, reached)
-            # the agent has the message: what it carried is no longer owed
-            del state.owed_outcomes[:outcomes]
-            del state.owed_words[:words]
-            reply = Reply(state, reached)
-            await handle(reply, turn, reply_text, self._agent.chars)
-            if not reply.needs_turn():
-                return SayResult("idle", turn, reached)
+        self._say = say
+        try:
+            if restored is not None:  # a restored reply, taken up where it stood
+                await handle(restored, restored.turn, say.reply_text, say.reply_chars)
+                if not restored.needs_turn():
+                    return SayResult("idle", say.turn, say.reached)
+            while True:
+                say.turn += 1
+                say.phase, say.reply = "composing", None
+                if say.turn > self._max_turns:
+                    state.events.emit({"type": "turn-limit", "turns": self._max_turns})
+                    return SayResult("turn-limit", self._max_turns, say.reached)
+                outcomes = len(state.owed_outcomes)
+                words = len(state.owed_words)
+                spoken = ([*state.owed_words, say.text] if say.turn == 1
+                          else list(state.owed_words))
+                message = await self._compose(state.owed_outcomes[:outcomes], spoken)
+                state.events.emit({"type": "sent", "turn": say.turn, "message": message})
+                say.phase = "sending"
+                try:
+                    reply_text = await self._send(message, say.turn)
+                except _NoReply as exc:
+                    state.events.emit({"type": "no-reply", "turn": say.turn, "error": str(exc)})
+                    return SayResult("no-reply", say.turn, say.reached)
+                # the agent has the message: what it carried is no longer owed
+                del state.owed_outcomes[:outcomes]
+                del state.owed_words[:words]
+                state.replies += 1
+                reply = Reply(state, say.reached, serial=state.replies)
+                say.phase, say.reply = "handling", reply
+                say.reply_text, say.reply_chars = reply_text, self._agent.chars
+                await handle(reply, say.turn, reply_text, self._agent.chars)
+                if not reply.needs_turn():
+                    return SayResult("idle", say.turn, say.reached)
+        finally:
+            self._say = None
 
     async def _compose(self, outcomes: list[Outcome], words: list[str]) -> str:
         parts = []
@@ -310,3 +569,11 @@ class Conversation:
     def __repr__(self) -> str:
         return (f"<Conversation events={len(self.transcript)} "
                 f"owed={len(self._state.owed_outcomes)} busy={self._busy}>")
+
+
+def _pending_snapshot(pending: Suggestion | PendingAsk | None) -> dict[str, Any] | None:
+    if isinstance(pending, Suggestion):
+        return {"kind": "suggestion", "value": pending.to_dict()}
+    if isinstance(pending, PendingAsk):
+        return {"kind": "ask", "value": pending.to_dict()}
+    return None

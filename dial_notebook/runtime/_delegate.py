@@ -69,6 +69,7 @@ async def on_delegate(reply: Reply, element: Delegate) -> Resolution:
                      error=f"No actor '{delegation.to}' is registered here, so nobody took this "
                            f"over; the user saw the hand-off request.", **extra)
         return Resolution("failed")
+    state.started(reply, delegation.id, DELEGATE, preview, **extra)
     try:
         if callable(getattr(actor, "send", None)):
             result = await AgentPort(actor).send(delegation.message())

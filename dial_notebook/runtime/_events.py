@@ -20,11 +20,13 @@
     no-reply     turn, error
     turn-limit   turns
 
-and one kind the callback gets but the transcript does not keep (``TRANSIENT_TYPES``):
+and kinds the callback gets but the transcript does not keep (``TRANSIENT_TYPES``):
 
     progress     turn, prose, writing   a streamed reply so far, readable: the prose without
                                         markup, and what is being written ("proposing:
                                         add-note"); the 'reply' event that follows has it all
+    running      id, action             a run has started (its outcome event follows when it
+                                        ends): a surface that saves the conversation saves now
 
 An event is recorded in the transcript before the callback sees it, so a callback that raises
 loses nothing; the callback gets the same dict the transcript holds.
@@ -38,7 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: The events not kept in the transcript (the callback gets them).
-TRANSIENT_TYPES = ("progress",)
+TRANSIENT_TYPES = ("progress", "running")
 
 EVENT_TYPES = (
     "sent", "reply", "inform", "ask", "suggestion", "outcome", "no-reply", "turn-limit",
@@ -52,7 +54,7 @@ OnEvent = Callable[[Event], object]
 class Events:
     """Records events in order and hands each to the ``on_event`` callback."""
 
-    __slots__ = ("_on_event", "transcript")
+    __slots__ = ("_expected", "_on_event", "transcript")
 
     def __init__(self, on_event: OnEvent | None) -> None:
         if on_event is not None:
@@ -68,9 +70,18 @@ class Events:
         self._on_event = on_event
         #: Every event so far, oldest first.
         self.transcript: list[Event] = []
+        self._expected: Event | None = None
+
+    def already_shown(self, event: Event | None) -> None:
+        """The next event is left out when it equals ``event``: a restored conversation offers
+        its pending card again, and the transcript already shows it."""
+        self._expected = event
 
     def emit(self, event: Event) -> None:
         """Record ``event`` (a dict whose first key is ``type``) and pass it to the callback."""
+        expected, self._expected = self._expected, None
+        if expected is not None and event == expected:
+            return
         self.transcript.append(event)
         if self._on_event is not None:
             self._on_event(event)

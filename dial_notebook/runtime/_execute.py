@@ -253,8 +253,16 @@ class _Steps:
         self.gate = Gate([observed(s.observe) for s in steps], [s.yields for s in steps],
                          names, "the block")
         self.all_done = True
+        for index in range(len(steps)):  # a snapshot knows the block runs, and what is left
+            self.remember(index, begun=False)
         #: step index → the worker thread's future of a step run by an ``in_thread`` executor
         self.threads: dict[int, asyncio.Future[Any]] = {}
+
+    def remember(self, index: int, *, begun: bool) -> None:
+        step = self.steps[index]
+        self.reply.state.started(self.reply, self.block.ids[index], f"{EXECUTE}:{step.env}",
+                                 step_headline(step), begun=begun, block=self.block.id,
+                                 command=step.command, **self.extra)
 
     def settle(self, index: int, status: str, *, quiet: bool = False, **fields: Any) -> None:
         step = self.steps[index]
@@ -293,6 +301,7 @@ class _Steps:
         return self.all_done
 
     async def _one(self, index: int, step: Step) -> Any:
+        self.remember(index, begun=True)
         executor = self.reply.state.executors.get(step.env)
         if executor is None:
             raise self.reply.state.executors.missing(step.env)

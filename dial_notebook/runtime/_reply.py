@@ -154,6 +154,23 @@ def items_of(envelope: Envelope) -> list[Item]:
 
 
 async def _activate(reply: Reply, item: Item) -> Resolution:
+    """Handle one item, recording how it resolved (what a snapshot keeps); an item a restored
+    reply had already resolved is recalled, not handled again (_resume.py)."""
+    key = reply.keys[id(item)]
+    if key in reply.resolved:
+        return reply.resolved[key]
+    state = reply.state
+    if reply.restored is not None and reply.restored.current == key:
+        resolution = await reply.restored.take_up(reply, lambda: _handle_item(reply, item))
+    else:
+        reply.current, reply.current_ids = key, state.ids()
+        resolution = await _handle_item(reply, item)
+    reply.resolved[key] = resolution
+    reply.current = reply.current_ids = None
+    return resolution
+
+
+async def _handle_item(reply: Reply, item: Item) -> Resolution:
     handler = _handler(reply, item.element)
     if handler is None:
         return UNRESOLVED
@@ -166,6 +183,10 @@ async def _activate(reply: Reply, item: Item) -> Resolution:
 
 def _skip(reply: Reply, item: Item, reason: str) -> None:
     """Report, once, an element whose observed event never fired."""
+    key = reply.keys[id(item)]
+    if key in reply.skipped:
+        return  # a restored reply: reported before the snapshot
+    reply.skipped.add(key)
     element = item.element
     if _handler(reply, element) is None:
         return  # ignored anyway
@@ -213,28 +234,43 @@ def _too_long(events: Any, turn: int, text: str, chars: int) -> None:
                          f"over the limit of {MAX_REPLY_CHARS:,}."})
 
 
+def reply_items(text: str) -> list[list[Item]]:
+    """The reply's items, one list per envelope: what (envelope, position) keys refer to."""
+    envelope = parse(text)
+    return [items_of(env) for env in envelope.all()] if envelope is not None else []
+
+
 async def handle(reply: Reply, turn: int, text: str, chars: int | None = None) -> None:
     """Emit and settle everything in the reply ``text``; the person's words become owed.
     ``chars``: the reply's real length when ``text`` is only its beginning (a streamed reply
-    over the limit is not kept whole)."""
+    over the limit is not kept whole).
+
+    A reply restored from a snapshot (``reply.restored``) is taken up where it stood: what
+    was shown is not shown again, what resolved is recalled (_resume.py)."""
     events = reply.state.events
     reply.turn = turn
+    resuming = reply.restored is not None
     chars = max(chars or 0, len(text))
     if chars > MAX_REPLY_CHARS:
         _too_long(events, turn, text, chars)
         return
     envelope = parse(text)
     groups = [items_of(env) for env in envelope.all()] if envelope is not None else []
-    unreached = {id(item): item for items in groups for item in items}
-    reply.asks = sum(1 for item in unreached.values() if item.element.kind == "ask")
+    reply.keys = {id(item): (g, i) for g, items in enumerate(groups)
+                  for i, item in enumerate(items)}
+    unreached = {id(item): item for items in groups for item in items
+                 if reply.keys[id(item)] not in reply.resolved
+                 and reply.keys[id(item)] not in reply.skipped}
+    reply.asks = sum(1 for items in groups for item in items if item.element.kind == "ask")
     try:
-        events.emit({"type": "reply", "turn": turn, "text": text})
+        if not resuming:
+            events.emit({"type": "reply", "turn": turn, "text": text})
         if envelope is None:
-            if text.strip():
+            if text.strip() and not resuming:
                 events.emit({"type": "inform", "text": text.strip()})
             return
         prose = extract_prose(text).strip()
-        if prose:
+        if prose and not resuming:
             events.emit({"type": "inform", "text": prose})
         with spending(Budget(REPLY_SECONDS)):  # the domain work this reply may cause
             for items in groups:

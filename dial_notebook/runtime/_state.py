@@ -9,6 +9,11 @@ missing reply, a human that raises or a cancelled task leaves nothing untold.
 ``Reply`` is the handling of one agent reply: its outcomes, the answers given to its questions,
 and what the person wrote instead of deciding.
 
+``running`` is every run that has started and not yet ended (a suggestion's, an execute step's,
+a delegation's), by reply and outcome id: a snapshot taken while one runs knows it, so that a
+conversation restored after the kernel died never runs it again and tells the agent it was
+interrupted.
+
 With ``full_dial`` the state also holds the session context (``<dial-declare>``), the latest
 channel signals (``<dial-phatic>`` heartbeat / presence), the executors by ``env`` and the
 actors a ``<dial-delegate>`` may hand over to.
@@ -23,6 +28,11 @@ from ._events import Events
 from ._outcomes import NEEDS_REPLY, Outcome, outcome
 from ._ports import DomainPort, HumanPort
 from ._values import PendingAsk, Suggestion
+
+
+def running_key(reply: int | None, sid: str) -> str:
+    """Where ``State.running`` keeps a run: its reply's serial and its outcome id."""
+    return f"{reply}/{sid}"
 
 
 @dataclass(eq=False)
@@ -57,6 +67,36 @@ class State:
     #: How many execute-block ids (ex-N) and delegation ids (dg-N) the runtime assigned.
     executed: int = 0
     delegated: int = 0
+    #: How many replies were handled (each Reply's ``serial``).
+    replies: int = 0
+    #: Runs started and not yet ended, by ``running_key`` (the reply and the outcome id: an
+    #: agent may use an id again in a later reply while an earlier run still goes):
+    #: {'id', 'action', 'preview', 'fields', 'begun' (False: a step of a running block that
+    #: has not started), 'reply', 'item'}.
+    running: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: A restored conversation's shown-back proposal, by id: (Suggestion, refusals so far);
+    #: ``person_decides`` takes it up instead of starting afresh.
+    resumed: dict[str, tuple[Any, int]] = field(default_factory=dict)
+
+    def ids(self) -> tuple[int, int, int, int]:
+        """The id counters: suggestions, asks, execute blocks, delegations."""
+        return (self.assigned, self.asked, self.executed, self.delegated)
+
+    def set_ids(self, ids: tuple[int, int, int, int]) -> None:
+        self.assigned, self.asked, self.executed, self.delegated = ids
+
+    def started(self, reply: Reply | None, sid: str, action: str, preview: str, *,
+                begun: bool = True, **fields: Any) -> None:
+        """A run is going (or, ``begun=False``, is about to: a block's step): remembered until
+        its outcome is settled, and said to the surface as a 'running' event (not kept), so a
+        surface that saves the conversation saves it now."""
+        self.running[running_key(reply.serial if reply is not None else None, sid)] = {
+            "id": sid, "action": action, "preview": preview, "fields": fields, "begun": begun,
+            "reply": reply.serial if reply is not None else None,
+            "item": list(reply.current) if reply is not None and reply.current else None,
+        }
+        if begun:
+            self.events.transient({"type": "running", "id": sid, "action": action})
 
     def suggestion_id(self, given: str | None) -> str:
         if given:
@@ -102,6 +142,20 @@ class Reply:
     #: Events fired by a confirm ask the person answered yes in this reply (an execute card
     #: offered because of them says so; the person still decides on the card).
     confirmed: set[str] = field(default_factory=set)
+    #: Which reply of the conversation this is (1, 2 …).
+    serial: int = 0
+    #: How each item resolved, by (envelope, position): what a snapshot records and what a
+    #: restored reply recalls instead of handling the item again.
+    resolved: dict[tuple[int, int], Any] = field(default_factory=dict)
+    #: Items whose observed events never fired (reported once).
+    skipped: set[tuple[int, int]] = field(default_factory=set)
+    #: The item being handled now, and the id counters as they were when it began.
+    current: tuple[int, int] | None = None
+    current_ids: tuple[int, int, int, int] | None = None
+    #: id(item) → its (envelope, position), for the reply being handled.
+    keys: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: Set on a reply restored from a snapshot: how to take up its current item (_resume.py).
+    restored: Any = None
 
     @property
     def moved_on(self) -> bool:
@@ -111,6 +165,7 @@ class Reply:
                *, quiet: bool = False, **fields: Any) -> Outcome:
         """Record the suggestion's one outcome as owed, then tell the surface."""
         result = outcome(sid, action, status, preview, **fields)
+        self.state.running.pop(running_key(self.serial, sid), None)
         self.state.owed_outcomes.append(result)
         self.reached.append(result)
         self.outcomes.append(result)

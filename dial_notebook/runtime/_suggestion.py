@@ -130,7 +130,8 @@ async def person_decides(
     the third one ends ``invalid``.
     """
     state = reply.state
-    shown, refused = proposal, 0
+    # a restored conversation takes up the card as the person last saw it (_resume.py)
+    shown, refused = state.resumed.pop(proposal.id, (proposal, 0))
     while True:
         state.pending = shown
         try:
@@ -262,6 +263,7 @@ class _Life:
         extra = {"edited": True} if edited else {}
         running = self.state.domain.start_run(self.action, payload)
         self.started = True
+        self.state.started(self.reply, self.sid, self.action, self.preview or "", **extra)
         try:
             result = await until_done(running, self.state.run_timeout)
         except TimedOut as exc:

@@ -1,16 +1,18 @@
-"""The notebook surface: an anywidget that shows one conversation and plays the person, and a
-playground where a learner plays the agent.
+"""The notebook surface: an anywidget that shows one conversation and plays the person, a
+playground where a learner plays the agent, and a replay of a saved conversation.
 
-    from dial_notebook.widget import ChatWidget, Playground
+    from dial_notebook.widget import ChatWidget, Playground, Replay
     chat = ChatWidget(agent=agent, domain=domain)   # in a notebook cell: the chat shows
     Playground()                                     # the teaching playground
+    Playground.replay("conversation.json")           # a saved conversation, event by event
 """
 
 from .. import _public
 from ._chat_widget import ChatWidget
 from ._playground import Playground
+from ._replay import Replay
 
 # exported at the package's top too: shown there as dial_notebook.X
-_public.shown_as_top_level(ChatWidget, Playground)
+_public.shown_as_top_level(ChatWidget, Playground, Replay)
 
-__all__ = ["ChatWidget", "Playground"]
+__all__ = ["ChatWidget", "Playground", "Replay"]

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -45,10 +46,22 @@ from typing import Any
 import anywidget
 import traitlets
 
+from dial_notebook.runtime._snapshot import load_snapshot, save_snapshot
+
 from ._bridge import Bridge
 from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
 from ._questions import QuestionsProvider
 from ._serialise import json_safe
+from ._session import (
+    Saver,
+    read_session,
+    session_path,
+    surface_of,
+    take_over,
+    widget_transcript,
+)
+from ._static import conversation_html, export_document, write_document
+from ._static_output import StaticOutput
 
 _MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -95,10 +108,15 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             reference runtime's behaviour). See ``Conversation``.
         executors: env → executor, over the defaults (``shell`` is off unless given).
         actors: actor id → callable or agent, for ``<dial-delegate>``.
+        session: keep the conversation in a file beside the notebook — a name (``"eda"``:
+            ``.dial/eda.json``) or a path. It is saved after every event; when the file is
+            there, the conversation carries on from it (in a new kernel: the same cell run
+            again), the card that was waiting included, and the widget says so. See
+            ``_session.py``.
 
     Example (in a notebook cell):
 
-        chat = ChatWidget(agent=agent, domain=domain)
+        chat = ChatWidget(agent=agent, domain=domain, session="eda")
         chat
         task = chat.say("add a note: buy milk")
     """
@@ -136,8 +154,10 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         full_dial: bool | None = None,
         executors: dict[str, Any] | None = None,
         actors: dict[str, Any] | None = None,
+        session: str | os.PathLike[str] | None = None,
         **kwargs: Any,
     ) -> None:
+        restore_from = kwargs.pop("_restore_from", None)  # ChatWidget.restore(path, ...)
         super().__init__(title=title, **kwargs)
         # The options of full DIAL go to the factory when asked for, and always to the
         # built-in Conversation (which runs full DIAL by default); a custom factory that
@@ -159,10 +179,22 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self.domain = domain
         self.agent = agent
         self.files: dict[str, bytes] = {}
-        self._conversation = conversation_factory(
-            agent=agent, domain=domain, human=self, on_event=self._on_event,
-            timeout=timeout, max_turns=max_turns, **full_options,
-        )
+        self._saver: Saver | None = None
+        path = session_path(session) if session is not None else None
+        if path is not None:
+            take_over(path, self)
+        saved = (read_session(path) if restore_from is None and path is not None
+                 else None if restore_from is None else load_snapshot(restore_from))
+        options = {"agent": agent, "domain": domain, "human": self, "on_event": self._on_event,
+                   "timeout": timeout, "max_turns": max_turns, **full_options}
+        if saved is None:
+            self._conversation = conversation_factory(**options)
+        else:
+            restore = getattr(conversation_factory, "restore", None)
+            if not callable(restore):
+                raise TypeError("ChatWidget: a session is restored with the factory's "
+                                "restore(); this conversation_factory has none")
+            self._conversation = restore(saved, **options)
         self._bridge = Bridge()
         self._tokens = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()  # held so they are not garbage-collected
@@ -172,7 +204,72 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._current: asyncio.Task[Any] | None = None  # the say that holds the turns
         self._appending = False  # transcript grows by an append message, not by its trait
         self._streamed: tuple[int, str] = (0, "")  # the streamed reply's turn and prose sent
+        # the conversation as static HTML beside the widget, for readers without a kernel
+        self._static = StaticOutput(self._static_html)
         self.on_msg(self._on_front_end_message)
+        if saved is not None:
+            self._take_back(saved, str(restore_from or path))
+        if path is not None:
+            self._saver = Saver(path, self._session_snapshot,
+                                on_error=lambda error: self._append({"type": "error",
+                                                                     "error": error}))
+            self._changed()
+        if saved is not None and getattr(self._conversation, "needs_resume", False) and (
+                self._loop is not None):
+            self._start(self._loop, self._run("", resume=True))
+
+    # ---- saving and carrying on ----------------------------------------------------------
+
+    def _take_back(self, saved: dict[str, Any], origin: str) -> None:
+        """The widget's own state from a saved session, and a line saying it carries on."""
+        entries = widget_transcript(saved)
+        for event in entries:
+            if event.get("type") == "suggestion" and not event.get("kind"):
+                self._learn_schema(str(event.get("action") or ""))
+        surface = saved.get("surface") if isinstance(saved.get("surface"), dict) else {}
+        if isinstance(surface.get("usage"), dict):
+            self.usage = json_safe(surface["usage"])
+        if isinstance(surface.get("unsent"), str):
+            self._unsent = surface["unsent"]
+        resumed = {"type": "resumed", "session": origin,
+                   "saved_at": str(saved.get("saved_at") or ""),
+                   "waiting": saved.get("pending") is not None}
+        self.transcript = [*entries, resumed]
+
+    def _session_snapshot(self) -> dict[str, Any]:
+        surface = surface_of(self.transcript, usage=self.usage, unsent=self._unsent,
+                             title=self.title)
+        view = getattr(self._conversation, "snapshot_view", None)
+        return view(surface=surface) if callable(view) else self._conversation.snapshot(
+            surface=surface)
+
+    def _changed(self, *, urgent: bool = False) -> None:
+        if self._saver is not None:
+            self._saver.changed(urgent=urgent)
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Write the conversation to ``path`` (by default the ``session=`` file) as JSON, to
+        carry on later with ``ChatWidget.restore(path, agent=…, domain=…)``; returns the path.
+
+            chat.save("monday.json")   # Path('monday.json')
+        """
+        if path is None:
+            if self._saver is None:
+                raise ValueError("save() needs a path: this ChatWidget has no session= file")
+            return self._saver.save()
+        return save_snapshot(self._session_snapshot(), path)
+
+    @classmethod
+    def restore(cls, path: str | os.PathLike[str], *, agent: Any, domain: Any,
+                **options: Any) -> ChatWidget:
+        """A ChatWidget that carries on the conversation saved at ``path`` (``chat.save``,
+        or a session file): its transcript, what the agent is owed, the card that was
+        waiting. ``options`` are the constructor's. A malformed file raises ``SnapshotError``
+        saying what is wrong; nothing in a file can make an action run.
+
+            chat = ChatWidget.restore("monday.json", agent=agent, domain=domain)
+        """
+        return cls(agent=agent, domain=domain, _restore_from=path, **options)
 
     # ---- the person, from code or from the message box -------------------------------------
 
@@ -241,7 +338,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         """
         return self._start(self._use_loop(), self._run(self._unsent))
 
-    async def _run(self, text: str, *, queued: bool = False) -> Any:
+    async def _run(self, text: str, *, queued: bool = False, resume: bool = False) -> Any:
         if self._turns is None:
             self._turns = asyncio.Lock()
         async with self._turns:
@@ -255,6 +352,10 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             self._current = asyncio.current_task()
             self.running = True
             try:
+                if getattr(self._conversation, "needs_resume", False):
+                    result = await self._conversation.resume()  # a restored say first
+                    if resume:
+                        return result
                 return await self._conversation.say(text)
             except asyncio.CancelledError:
                 # what the person had read of a reply cut short stays (the agent never hears
@@ -270,6 +371,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._streamed = (0, "")
                 self.running = False
                 self.thinking = False
+                self._changed(urgent=True)  # the say is over: saved as such
 
     def _forget(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -308,6 +410,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             "action": shown.get("action"), "payload": shown.get("payload"),
             "issue": issue, "errors": errors, "edits_left": shown.get("edits_left"),
         })
+        self._changed(urgent=True)  # a card waits: what must survive the kernel
         try:
             return await future
         finally:
@@ -327,6 +430,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             # a confirm is drawn as fixed Yes / No: no agent label can pose as either
             "options": [] if response_type == "confirm" else options_of(shown),
         })
+        self._changed(urgent=True)  # a question waits
         try:
             answer = await future
         finally:
@@ -346,6 +450,9 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         kind = event.get("type")
         if kind == "progress":
             self._progress(event)
+            return
+        if kind == "running":  # a run started: not shown, but the session is saved now
+            self._changed(urgent=True)
             return
         if kind == "sent":
             self.thinking = True
@@ -413,6 +520,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         finally:
             self._appending = False
         self.send({"type": "append", "start": start, "events": added})
+        self._static.changed()
+        self._changed()
 
     def _should_send_property(self, key: str, value: Any) -> bool:
         if key == "transcript" and getattr(self, "_appending", False):
@@ -474,6 +583,37 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             return  # an empty answer leaves the question standing
         self._append_person(value, answer_to=self.pending.get("index"))
         self._bridge.resolve(token, value)
+
+    # ---- the static copy: readable without a kernel, and as one file ------------------------
+
+    def _ipython_display_(self) -> None:
+        """Shown in a notebook: the live widget, then its static copy (an HTML output that a
+        notebook reopened without a kernel, or converted by nbconvert, still shows; while the
+        widget itself shows, its CSS hides the copy)."""
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()  # anywidget: (data, metadata); ipywidgets: data
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        display(data or {"text/plain": repr(self)}, metadata=metadata, raw=True)
+        self._static.show()
+
+    @traitlets.observe("pending")
+    def _pending_changed(self, _change: Any) -> None:
+        static = getattr(self, "_static", None)
+        if static is not None:
+            static.changed()
+
+    def _static_html(self) -> str:
+        return conversation_html(self.transcript, title=self.title, pending=self.pending)
+
+    def export_html(self, path: str | os.PathLike[str]) -> Path:
+        """Write the conversation to ``path`` as one self-contained HTML file (UTF-8, written
+        atomically): it loads nothing, needs no script and no kernel to read, light or dark.
+
+            chat.export_html("conversation.html")   # Path('conversation.html')
+        """
+        return write_document(path, export_document(self.transcript, title=self.title,
+                                                    pending=self.pending))
 
     def __repr__(self) -> str:  # the text/plain of the output, where widgets do not render
         title = f" {self.title!r}" if self.title else ""

@@ -3,8 +3,8 @@ state, the entries the widget adds to the transcript, and every custom message e
 The front end mirrors these in ``js/src/contract.js``; the runtime's events are typed in
 ``dial_notebook.runtime._contract``.
 
-    traits   transcript  runtime events + PersonEntry + ErrorEntry + StoppedEntry (grown by
-                         AppendMessage, never re-sent whole)
+    traits   transcript  runtime events + PersonEntry + ErrorEntry + StoppedEntry +
+                         ResumedEntry (grown by AppendMessage, never re-sent whole)
              pending     PendingDecision | PendingAnswer | {}
              questions   QuestionsRequest | {}        (ask_user's panel)
              usage       Usage | {}
@@ -45,6 +45,16 @@ class StoppedEntry(TypedDict):
 
     type: Literal["stopped"]
     partial: NotRequired[str]
+
+
+class ResumedEntry(TypedDict):
+    """The conversation carried on from a saved session (``session=``, ``ChatWidget.restore``):
+    where it was kept, when it was saved, and whether a card or question waits again."""
+
+    type: Literal["resumed"]
+    session: str
+    saved_at: str
+    waiting: bool
 
 
 class Usage(TypedDict):
@@ -193,4 +203,5 @@ KERNEL_MESSAGES: dict[str, type] = {
 #: ``type`` → the shape of the entries the widget itself adds to the transcript.
 WIDGET_ENTRIES: dict[str, type] = {
     "person": PersonEntry, "error": ErrorEntry, "stopped": StoppedEntry,
+    "resumed": ResumedEntry,
 }

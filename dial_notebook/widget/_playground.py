@@ -29,6 +29,7 @@ from ._chat_widget import ChatWidget
 from ._playground_agent import LearnerAgent
 from ._playground_examples import EXAMPLES, Example
 from ._playground_views import STYLE, envelope_html, lint_html, received_html
+from ._replay import Replay
 
 DomainFactory = Callable[[], Any]
 
@@ -187,6 +188,19 @@ class Playground(widgets.VBox):
         self.status.value = (f'<div class="dpg dpg-muted">New conversation with a fresh '
                              f"{escape(self.domain_menu.value)}: the chat starts empty.</div>")
         self._show_received()
+
+    @staticmethod
+    def replay(source: Any, *, step: int = 0, title: str = "") -> Replay:
+        """A saved conversation, replayed one event at a time: for walking a class through it.
+
+        ``source`` is a snapshot (``conversation.snapshot()``), the path of its JSON file, a
+        ChatWidget or a Conversation; Next / Back step through it, beside each step the event
+        and the exact message the agent had received. See ``Replay``.
+
+            replay = Playground.replay(Replay.EXAMPLE)   # a conversation shipped with the package
+            replay
+        """
+        return Replay(source, step=step, title=title)
 
     # ---- inside ---------------------------------------------------------------------------------
 

@@ -96,11 +96,13 @@ export {};
 /** A say that raised in the kernel. @typedef {{type: 'error', error: string}} ErrorEvent */
 /** A say the person stopped; `partial`: the streamed prose it had shown.
  *  @typedef {{type: 'stopped', partial?: string}} StoppedEvent */
+/** The conversation carried on from a saved session; `waiting`: a card or question is back.
+ *  @typedef {{type: 'resumed', session: string, saved_at: string, waiting: boolean}} ResumedEvent */
 
 /**
  * @typedef {SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
  *   | DeclareEvent | DelegateEvent | PhaticEvent | NoReplyEvent | TurnLimitEvent | PersonEvent
- *   | ErrorEvent | StoppedEvent} TranscriptEvent
+ *   | ErrorEvent | StoppedEvent | ResumedEvent} TranscriptEvent
  */
 
 // ---- what the person is asked now ---------------------------------------------------------------

@@ -30,7 +30,7 @@ import { humanise, resultText, summarise } from "./text.js";
  * @typedef {{
  *   kind: 'status', key: string,
  *   event: OutcomeEvent | import("./contract.js").TurnLimitEvent | import("./contract.js").ErrorEvent
- *     | import("./contract.js").StoppedEvent,
+ *     | import("./contract.js").StoppedEvent | import("./contract.js").ResumedEvent,
  * }} StatusItem
  * @typedef {{kind: 'delegate', key: string, event: import("./contract.js").DelegateEvent}} DelegateItem
  * @typedef {{
@@ -103,6 +103,7 @@ export function itemsOf(transcript, pending) {
       case "turn-limit":
       case "error":
       case "stopped":
+      case "resumed":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:

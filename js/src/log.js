@@ -21,7 +21,7 @@ import { summarise } from "./text.js";
 /** @typedef {import("./state.js").Focus} Focus */
 
 /**
- * An outcome without a card, the turn limit, a stopped say, or an error.
+ * An outcome without a card, the turn limit, a stopped say, a resumed session, or an error.
  * @param {StatusItem} item
  */
 function statusNode(item) {
@@ -40,6 +40,12 @@ function statusNode(item) {
     return h("div", { className: "dial-stopped-reply" },
       h("div", { className: "dial-inform dial-partial", "data-dial-partial": "" }, h("div", { className: "dial-prose" }, event.partial)),
       line);
+  }
+  if (event.type === "resumed") {
+    const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    const waiting = event.waiting ? ": what was waiting for you is back, above." : ".";
+    return h("div", { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
+      `Carried on from ${event.session}${saved}${waiting}`);
   }
   if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
   return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);

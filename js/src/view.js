@@ -130,7 +130,7 @@ function frame(view, link) {
     }),
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
-    streamBox: h("div", { className: "dial-inform dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
+    streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
     footer: h("div", { className: "dial-footer", "data-dial-usage": "" }),
   };
   chat.streamBox.hidden = true;

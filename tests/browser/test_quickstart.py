@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from ._harness import OUTPUT, NotebookPage, open_notebook
+from .test_static_export import Offline
 
 pytestmark = pytest.mark.browser
 
@@ -75,3 +80,85 @@ def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(qu
     path = quickstart.shot("conversation")
     DOCS.mkdir(exist_ok=True)
     shutil.copy(path, OUTPUT / "quickstart-for-readme.png")
+
+
+def test_saved_and_converted_with_nbconvert_the_conversation_reads_offline(quickstart, jupyter,
+                                                                           tmp_path):
+    """After the conversation above: saved from JupyterLab (widget state too), converted with
+    ``jupyter nbconvert --to html`` and opened with the network blocked, it shows the person's
+    words, the cards and their outcomes, though the widget's own script cannot load there."""
+    page = quickstart.page
+    expect(page.locator(".dial-static [data-dial-status=dismissed]")).to_have_count(
+        1, timeout=10000)  # the copy has caught up with the conversation
+    toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
+    commands = "window.jupyterapp.commands"
+    was = page.evaluate(f"() => {commands}.isToggled('{toggle}')")
+    if not was:
+        page.evaluate(f"() => {commands}.execute('{toggle}')")
+    try:
+        page.evaluate(f"() => {commands}.execute('docmanager:save')")
+        page.wait_for_function(
+            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
+    finally:
+        if not was:  # the server's settings are shared by the other tests
+            page.evaluate(f"() => {commands}.execute('{toggle}')")
+    jupyter_bin = Path(sys.executable).parent / "jupyter"
+    run = subprocess.run([str(jupyter_bin), "nbconvert", "--to", "html", "--output", "quick",
+                          "--output-dir", str(tmp_path), str(jupyter["root"] / "quickstart.ipynb")],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    offline = Offline(page.context.browser, script=True)  # a context of its own: offline
+    try:
+        shown = offline.open(tmp_path / "quick.html")
+        static = shown.locator(".dial-static")
+        expect(static).to_be_visible()
+        for words in ("add a note: water the plants", "remove note 1", "list notes"):
+            expect(static.locator(".dial-bubble", has_text=words)).to_be_visible()
+        for status in ("done", "dismissed"):
+            expect(static.locator(f"[data-dial-suggestion][data-dial-status={status}]"
+                                  ).first).to_be_visible()
+        expect(static).to_contain_text("Add the note 'buy milk'")
+        expect(static).to_contain_text("water the plants on the balcony")
+        assert all(not url.startswith(("http://127.0.0.1", "http://localhost"))
+                   for url in offline.fetched())
+        static.screenshot(path=str(OUTPUT / "quickstart-nbconvert.png"))
+    finally:
+        offline.close()
+
+
+def test_reopened_without_a_kernel_the_notebook_still_shows_the_conversation(quickstart, jupyter):
+    """The notebook saved above, opened in JupyterLab where its kernel cannot start: no kernel
+    runs, and the conversation still reads — unstyled while the notebook is not trusted
+    (JupyterLab's sanitizer drops the copy's <style>), in the widget's look once it is (a
+    notebook the person saved themselves is)."""
+    saved = json.loads((jupyter["root"] / "quickstart.ipynb").read_text(encoding="utf-8"))
+    saved["metadata"]["kernelspec"] = {"name": "no-such-kernel", "display_name": "none",
+                                       "language": "python"}
+    path = jupyter["root"] / "no_kernel.ipynb"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    for trusted in (False, True):
+        if trusted:  # as the server's own notary would after the person saved it
+            home = jupyter["root"].parent
+            env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
+                   "JUPYTER_DATA_DIR": str(home / "data"), "JUPYTER_PLATFORM_DIRS": "1",
+                   "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+            subprocess.run([str(Path(sys.executable).parent / "jupyter"), "trust", str(path)],
+                           env=env, check=True, capture_output=True, timeout=60)
+        page = quickstart.page.context.new_page()
+        page.on("dialog", lambda dialog: dialog.dismiss())
+        try:
+            page.goto(f"{jupyter['base']}/lab/tree/no_kernel.ipynb")
+            shown = page.locator(".jp-OutputArea-output:visible", has_text="remove note 1")
+            expect(shown.first).to_be_visible(timeout=60000)
+            expect(shown.first).to_contain_text("Remove the note 'call the plumber'")
+            expect(shown.first).to_contain_text("Dismissed")
+            assert page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget;"
+                                 " const s = w && w.sessionContext && w.sessionContext.session;"
+                                 " return !(s && s.kernel && s.kernel.status === 'idle'); }")
+            bubble = shown.first.locator(".dial-bubble").first
+            background = bubble.evaluate("el => getComputedStyle(el).backgroundColor")
+            assert (background not in ("rgba(0, 0, 0, 0)", "transparent")) == trusted
+            name = "trusted" if trusted else "untrusted"
+            shown.first.screenshot(path=str(OUTPUT / f"quickstart-no-kernel-{name}.png"))
+        finally:
+            page.close()

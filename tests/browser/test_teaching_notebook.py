@@ -212,3 +212,51 @@ def test_the_playground_reads_well_in_the_dark_theme(lab):
         shot(lab, "dark")
     finally:
         lab.set_theme("JupyterLab Light")
+
+
+def test_the_replay_section_steps_through_the_shipped_conversation(lab):
+    from dial_notebook.widget import Replay
+
+    events = json.loads(Replay.EXAMPLE.read_text(encoding="utf-8"))["surface"]["transcript"]
+    replay = lab.page.locator("[data-dial-replay]").first
+    replay.scroll_into_view_if_needed()
+    counter = replay.locator("[data-dial-replay-counter]")
+    expect(counter).to_have_text(f"Start · {len(events)} events")
+    expect(replay.locator("[data-dial-replay-no-words]")).to_be_hidden()  # the person's too
+    nxt = replay.locator("[data-dial-replay-action=next]")
+    for step in range(1, 6):
+        nxt.click()
+        expect(counter).to_have_text(f"Event {step} of {len(events)}")
+    card = replay.locator('[data-dial-replay-log] [data-dial-suggestion="milk"]')
+    expect(card).to_have_attribute("data-dial-status", "proposed")
+    expect(replay.locator("[data-dial-replay-log] .dial-person").first).to_have_text(
+        "add a note: buy milk")
+    nxt.click()
+    nxt.click()
+    expect(counter).to_have_text(f"Event 7 of {len(events)}")
+    expect(card).to_have_attribute("data-dial-status", "done")
+    wire = replay.locator("[data-dial-replay-wire]")
+    assert wire.text_content() == events[6]["message"]
+    expect(wire).to_contain_text('<dial-acknowledge of="milk" yield="milk:done">')
+    ask = next(i for i, e in enumerate(events) if e["type"] == "ask") + 1
+    replay.locator(f'[data-dial-replay-tick="{ask}"]').click()
+    question = replay.locator("[data-dial-replay-log] .dial-ask")
+    expect(question).to_have_attribute("data-dial-status", "pending")  # answered later
+    choices = question.locator(".dial-choice")
+    expect(choices).to_have_count(2)
+    expect(choices.first).to_be_disabled()
+    expect(choices.first.locator(".dial-choice-label")).to_have_text("call Sam")
+    lab.page.screenshot(path=str(OUTPUT / "teaching-replay-page.png"))
+    replay.screenshot(path=str(OUTPUT / "teaching-replay.png"))
+    nxt.click()
+    expect(question.locator(".dial-answered")).to_have_text("You: call Sam")
+    nxt.click()
+    assert wire.text_content() == events[ask + 1]["message"]
+    assert wire.text_content().endswith("\n\n1")  # the option's value, not its label
+    replay.locator("[data-dial-replay-action=back]").click()
+    expect(counter).to_have_text(f"Event {ask + 1} of {len(events)}")
+    for _ in range(50):  # the click travels on a comm, maybe over a subshell: it can lag
+        if kernel(lab, "print(replay.step)").strip() == str(ask + 1):
+            break
+        lab.page.wait_for_timeout(100)
+    assert kernel(lab, "print(replay.step)").strip() == str(ask + 1)

@@ -91,6 +91,7 @@ def started_kernel(name: str, specs: Path) -> Iterator[Any]:
     client = manager.client()
     client.start_channels()
     client.wait_for_ready(timeout=60)
+    client.kernel_manager = manager  # for a test that kills the kernel outright
     try:
         yield client
     finally:

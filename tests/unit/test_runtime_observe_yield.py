@@ -285,7 +285,7 @@ async def test_the_product_recommendation_example_runs_as_written_with_a_scripte
     result = await conversation.say("I need new shoes")
     kinds = [e["type"] for e in events[2:events.index(next(e for e in events
                                                            if e["type"] == "sent" and e["turn"] == 2))]]
-    assert kinds == ["declare", "inform", "suggestion", "outcome", "ask"]
+    assert kinds == ["declare", "inform", "suggestion", "running", "outcome", "ask"]
     assert conversation.context == {
         "product-domain": {"category": "footwear", "brand": "nike", "priceRange": [80, 200]}}
     assert shop.declared == [("product-domain", conversation.context["product-domain"])]

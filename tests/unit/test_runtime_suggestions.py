@@ -40,8 +40,10 @@ async def test_an_accepted_suggestion_runs_and_the_agent_is_told_it_was_done_wit
     assert human.seen[0].text == "Add it?"
     assert outcomes_in(agent.received[1]) == [
         {"action": "add-note", "status": "done", "result": {"count": 1}}]
-    assert types(events) == ["sent", "reply", "inform", "suggestion", "outcome",
+    # 'running' (not kept in the transcript) says the run started: a surface saves now
+    assert types(events) == ["sent", "reply", "inform", "suggestion", "running", "outcome",
                              "sent", "reply", "inform"]
+    assert "running" not in types(conversation.transcript)
     assert result.outcomes == [{"id": "sg-1", "action": "add-note", "status": "done",
                                 "preview": "Add the note 'Strong brand'",
                                 "result": {"count": 1}}]

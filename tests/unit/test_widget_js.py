@@ -23,7 +23,7 @@ from dial_notebook.widget._chat_widget import STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_TESTS = sorted((ROOT / "js" / "test").glob("*.test.mjs"))
-BUNDLE = ("widget.js", "widget.css")
+BUNDLE = ("widget.js", "widget.css", "replay.js", "replay.css")  # ChatWidget's, Replay's
 
 
 def _node() -> str:
@@ -60,7 +60,7 @@ def _dev_dependencies() -> Path:
 
 
 def test_there_are_front_end_tests():
-    assert {p.name for p in JS_TESTS} >= {"widget.test.mjs", "questions.test.mjs"}
+    assert {p.name for p in JS_TESTS} >= {"widget.test.mjs", "questions.test.mjs", "replay.test.mjs"}
 
 
 @pytest.mark.parametrize("path", JS_TESTS, ids=lambda p: p.name)

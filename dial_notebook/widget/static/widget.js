@@ -195,6 +195,7 @@ function itemsOf(transcript, pending) {
       case "turn-limit":
       case "error":
       case "stopped":
+      case "resumed":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:
@@ -1273,6 +1274,15 @@ function statusNode(item) {
       line
     );
   }
+  if (event.type === "resumed") {
+    const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    const waiting2 = event.waiting ? ": what was waiting for you is back, above." : ".";
+    return h(
+      "div",
+      { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
+      `Carried on from ${event.session}${saved}${waiting2}`
+    );
+  }
   if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
   return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
 }
@@ -1877,7 +1887,7 @@ function frame(view, link) {
     }),
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
-    streamBox: h("div", { className: "dial-inform dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
+    streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
     footer: h("div", { className: "dial-footer", "data-dial-usage": "" })
   };
   chat.streamBox.hidden = true;

@@ -1,0 +1,190 @@
+"""A ChatWidget's session file: the conversation saved beside the notebook after every event,
+and read back when the same cell runs again in a new kernel.
+
+    ChatWidget(..., session="eda") ─▶ .dial/eda.json in the notebook's folder (the kernel's
+                                      working directory)
+        the file exists  ─▶ read (JSON only, checked: _snapshot.py) ─▶ the conversation and
+                            the widget's entries restored, "resumed" said in the widget, the
+                            say that was going taken up (its card back)
+        a run starting, a card or question waiting, a say ending ─▶ saved at once (once the
+                            step in progress has done its part)
+        any other event ─▶ saved within SETTLE_SECONDS (events that come together are
+                            written together)
+        every save is atomic: a crash mid-write leaves the previous version whole
+
+The file holds the runtime's snapshot; the widget's own entries (the person's words, errors,
+"stopped", "resumed") go in its ``surface`` with their places, so no event is written twice.
+
+A name is a plain file name (letters, digits, ``.``, ``_``, ``-``); anything else is taken as
+a path to the file itself.
+
+One widget per file in a kernel: running the cell again in the same kernel saves the old
+widget's conversation one last time and closes it (its card can no longer be clicked), then the
+new widget carries on from the file — so a card is never answerable in two places.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dial_notebook.runtime._snapshot import SnapshotError, load_snapshot, save_snapshot
+
+from ._contract import WIDGET_ENTRIES
+from ._serialise import json_safe
+
+#: The folder, beside the notebook, where named sessions are kept.
+FOLDER = ".dial"
+#: Longest an ordinary event waits to be saved (the important ones are saved at once).
+SETTLE_SECONDS = 0.5
+_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}")
+
+
+def session_path(session: str | os.PathLike[str]) -> Path:
+    """Where a session is kept: ``.dial/NAME.json`` for a plain name, else the path given.
+
+        >>> session_path("eda").as_posix()
+        '.dial/eda.json'
+        >>> session_path("runs/monday.json").as_posix()
+        'runs/monday.json'
+    """
+    if isinstance(session, os.PathLike):
+        return Path(session)
+    if not isinstance(session, str) or not session.strip():
+        raise ValueError(f"session must be a name such as 'eda' or a path, not {session!r}")
+    if _NAME.fullmatch(session) and not session.endswith(".json"):
+        return Path(FOLDER) / f"{session}.json"
+    return Path(session)
+
+
+def read_session(path: Path) -> dict[str, Any] | None:
+    """The saved conversation at ``path``, or None when there is none yet.
+
+    A file that cannot be read raises ``SnapshotError`` saying so and what to do; the file is
+    left as it is (nothing is lost)."""
+    if not path.exists():
+        return None
+    try:
+        return load_snapshot(path)
+    except SnapshotError as exc:
+        raise SnapshotError(
+            f"{exc}. The file was left as it is: move it away (or choose another session "
+            f"name) to start a new conversation.") from None
+
+
+def surface_of(transcript: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """What the widget keeps beside the runtime's snapshot: its own entries with their
+    places in its transcript (the runtime's events are in the snapshot already)."""
+    entries = [[n, event] for n, event in enumerate(transcript)
+               if event.get("type") in WIDGET_ENTRIES]
+    return {"entries": entries, **extra}
+
+
+def widget_transcript(saved: dict[str, Any]) -> list[dict[str, Any]]:
+    """The widget's transcript of a saved session: the runtime's events with the widget's own
+    entries back in their places (just the runtime's events when it has none).
+
+        >>> widget_transcript({"transcript": [{"type": "sent", "turn": 1, "message": "hi"}],
+        ...                    "surface": {"entries": [[0, {"type": "person", "text": "hi"}]]}})
+        [{'type': 'person', 'text': 'hi'}, {'type': 'sent', 'turn': 1, 'message': 'hi'}]
+    """
+    events = [json_safe(event) for event in saved.get("transcript") or []]
+    surface = saved.get("surface")
+    entries = surface.get("entries", []) if isinstance(surface, dict) else []
+    if not isinstance(entries, list):
+        raise SnapshotError("surface.entries must be a list")
+    merged: list[dict[str, Any]] = []
+    queue = iter(events)
+    for n, row in enumerate(entries):
+        where = f"surface.entries[{n}]"
+        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], int)
+                and not isinstance(row[0], bool) and isinstance(row[1], dict)):
+            raise SnapshotError(f"{where} must be [place, entry]")
+        place, entry = row
+        if entry.get("type") not in WIDGET_ENTRIES:
+            raise SnapshotError(f"{where} is a {entry.get('type')!r}, not one of the widget's "
+                                f"own entries ({', '.join(WIDGET_ENTRIES)})")
+        if place < len(merged):
+            raise SnapshotError(f"{where} is out of order (place {place})")
+        while len(merged) < place:
+            following = next(queue, None)
+            if following is None:
+                raise SnapshotError(f"{where} has place {place}, past the end of the "
+                                    f"transcript")
+            merged.append(following)
+        merged.append(json_safe(entry))
+    merged.extend(queue)
+    return merged
+
+
+_LIVE: dict[Path, weakref.ReferenceType[Any]] = {}
+
+
+def take_over(path: Path, widget: Any) -> None:
+    """``widget`` is now the one that keeps ``path``; the one before it (the same cell run
+    again in this kernel) saves a last time, stops saving and is closed."""
+    key = path.resolve()
+    before = _LIVE.get(key)
+    previous = before() if before is not None else None
+    _LIVE[key] = weakref.ref(widget)
+    if previous is None or previous is widget:
+        return
+    saver = getattr(previous, "_saver", None)
+    if saver is not None:
+        saver.save()
+        previous._saver = None
+    previous.close()
+
+
+class Saver:
+    """Saves the conversation whenever asked, at most once per turn of the event loop."""
+
+    def __init__(self, path: Path, snapshot: Callable[[], dict[str, Any]],
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self.path = path
+        self._snapshot = snapshot
+        self._on_error = on_error
+        self._due: asyncio.Handle | asyncio.TimerHandle | None = None
+        self._urgent = False
+        #: How many times the file was written (for tests and benchmarks).
+        self.saves = 0
+        #: The last save's error, if it failed (the conversation goes on; the widget says so).
+        self.error: str | None = None
+
+    def changed(self, *, urgent: bool = False) -> None:
+        """Something changed: saved within ``SETTLE_SECONDS``; ``urgent`` (a run starts, a
+        card waits, a say ends): as soon as the step in progress has done its part."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.save()
+            return
+        if self._due is not None and (self._urgent or not urgent):
+            return  # already due, as soon or sooner
+        if self._due is not None:
+            self._due.cancel()
+        self._urgent = urgent
+        self._due = (loop.call_soon(self.save) if urgent
+                     else loop.call_later(SETTLE_SECONDS, self.save))
+
+    def save(self) -> Path:
+        """Write the file now."""
+        if self._due is not None:
+            self._due.cancel()
+        self._due, self._urgent = None, False
+        try:
+            save_snapshot(self._snapshot(), self.path)
+        except (OSError, TypeError, ValueError) as exc:
+            first = self.error is None
+            self.error = f"The conversation could not be saved to {self.path}: {exc}"
+            if first and self._on_error is not None:
+                self._on_error(self.error)  # said once; it is tried again at every change
+        else:
+            self.error = None
+            self.saves += 1
+        return self.path

@@ -1,0 +1,163 @@
+"""StaticOutput: a notebook output that keeps a static HTML copy of something live current, so
+that a notebook saved, reopened without a kernel or converted by nbconvert still shows it.
+
+    show()     ──▶ display({'text/html': html(), …}, display_id=<its own>)
+    changed()  ──▶ an update_display, debounced: at most one per ``interval`` seconds while
+                   changes flow, and a trailing one after the last (on the asyncio loop show()
+                   ran on, or the one running now; at once when none runs)
+    flush()    ──▶ the update now (if anything changed since the last one)
+
+Without IPython (no shell: a script, a test) it does nothing. A failure to render or publish
+is reported once as a warning and never reaches the caller: the live conversation must not
+stop because its copy could not be drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["StaticOutput"]
+
+Publish = Callable[..., Any]
+
+
+class StaticOutput:
+    """The static copy of a live view, kept current in a notebook output of its own.
+
+    Args:
+        html: returns the current HTML (called at most once per update).
+        interval: seconds between two updates while changes flow.
+        label: the output's text/plain (what a terminal shows).
+        display, update_display: IPython's functions of those names by default (looked up when
+            called); given, they stand in for IPython (a test counts the updates).
+
+        static = StaticOutput(lambda: conversation_html(chat.transcript))
+        static.show()      # in a notebook cell: the copy appears
+        static.changed()   # after each change: at most one update a second, and a last one
+    """
+
+    def __init__(self, html: Callable[[], str], *, interval: float = 1.0,
+                 label: str = "(a static copy of the conversation)",
+                 display: Publish | None = None, update_display: Publish | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if not callable(html):
+            raise TypeError(f"StaticOutput: html must be a callable returning HTML, not "
+                            f"{type(html).__name__}")
+        self._html = html
+        self.interval = float(interval)
+        self.label = label
+        self._display = display
+        self._update_display = update_display
+        self._clock = clock
+        #: The display id every copy of this output shares (update_display updates them all).
+        self.display_id = f"dial-static-{uuid.uuid4().hex}"
+        #: Updates sent so far (show() not counted).
+        self.updates = 0
+        self._shown = False
+        self._dirty = False
+        self._sent = ""  # the HTML last published
+        self._last = 0.0  # when it was published (the clock's time)
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop show() ran on
+        self._warned = False
+
+    @property
+    def shown(self) -> bool:
+        """Whether ``show()`` has displayed the copy (updates go only to a shown copy)."""
+        return self._shown
+
+    def show(self) -> None:
+        """Display the copy now, with this output's display id (again: a second copy, kept
+        current with the first)."""
+        publish = self._publisher("display")
+        if publish is None:
+            return
+        try:
+            html = self._html()
+            publish(self._bundle(html), raw=True, display_id=self.display_id)
+        except Exception as error:
+            self._warn(error)
+            return
+        self._shown, self._dirty, self._sent = True, False, html
+        self._last = self._clock()
+        self._loop = _running_loop()  # in a notebook, the kernel's: updates are scheduled there
+
+    def changed(self) -> None:
+        """What the copy shows has changed: update it soon (debounced, see the header)."""
+        if not self._shown:
+            return  # show() draws the current state
+        self._dirty = True
+        current = _running_loop()
+        home = self._loop if self._loop is not None and self._loop.is_running() else None
+        if home is not None and current is not home:
+            # a change made on another thread (a worker's loop): scheduled on the kernel's loop,
+            # where the updates are debounced, rather than on a loop that may end first
+            home.call_soon_threadsafe(self.changed)
+            return
+        loop = home or current
+        if loop is None:
+            self.flush()
+            return
+        if self._timer is not None:
+            return  # an update is due already; it will draw this change too
+        wait = max(0.0, self._last + self.interval - self._clock())
+        self._timer = loop.call_later(wait, self._due)
+
+    def flush(self) -> None:
+        """Update the copy now, if anything changed since the last update."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._shown or not self._dirty:
+            return
+        publish = self._publisher("update_display")
+        if publish is None:
+            return
+        self._dirty = False
+        try:
+            html = self._html()
+            if html != self._sent:
+                publish(self._bundle(html), raw=True, display_id=self.display_id)
+                self._sent = html
+                self.updates += 1
+        except Exception as error:
+            self._warn(error)
+        self._last = self._clock()
+
+    def _due(self) -> None:
+        self._timer = None
+        self.flush()
+
+    def _bundle(self, html: str) -> dict[str, str]:
+        return {"text/html": html, "text/plain": self.label}
+
+    def _publisher(self, name: str) -> Publish | None:
+        given = self._display if name == "display" else self._update_display
+        if given is not None:
+            return given
+        ipython = sys.modules.get("IPython")
+        if ipython is None or ipython.get_ipython() is None:
+            return None  # not in IPython: nothing to display into
+        from IPython import display as displays
+
+        return getattr(displays, name)  # type: ignore[no-any-return]
+
+    def _warn(self, error: Exception) -> None:
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"dial-notebook: the static copy of the conversation could not be "
+                          f"updated ({type(error).__name__}: {error})", RuntimeWarning,
+                          stacklevel=3)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -1,0 +1,62 @@
+"""A conversation with ``session=`` survives a kernel restart in JupyterLab: the card that was
+waiting is back after the cell runs again, the widget says the conversation carried on, and
+accepting the card runs it once."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from ._harness import open_notebook, write_notebook
+
+pytestmark = pytest.mark.browser
+
+CELL = """\
+from dial_notebook.widget import ChatWidget
+domain = notes_domain()
+chat = ChatWidget(agent=RuleAgent(slow_seconds=3), domain=domain, title="Notes assistant",
+                  session="restart-demo")
+chat"""
+
+
+def test_a_restarted_kernel_brings_the_waiting_card_back_and_it_runs_once(jupyter,
+                                                                          browser_context):
+    root = jupyter["root"]
+    session = root / ".dial" / "restart-demo.json"
+    session.unlink(missing_ok=True)
+    name = write_notebook(root, "session.ipynb", CELL)
+    lab = open_notebook(browser_context, jupyter["base"], name, app="lab")
+    try:
+        lab.say("add bread")
+        expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
+        deadline = time.monotonic() + 10
+        while True:
+            saved = json.loads(session.read_text()) if session.exists() else {}
+            if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
+                break
+            assert time.monotonic() < deadline, "the waiting card was never saved"
+            time.sleep(0.1)
+        lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext"
+                          ".session.kernel.restart()")
+        expect(lab.root.locator(".dial-disconnected-note")).to_be_visible(timeout=20000)
+        lab.page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+            ".status === 'idle'", timeout=30000)
+        lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        resumed = lab.root.locator("[data-dial-resumed]")
+        expect(resumed).to_contain_text("Carried on from .dial/restart-demo.json",
+                                        timeout=30000)
+        expect(resumed).to_contain_text("what was waiting for you is back, above.")
+        card = lab.card("add-bread")
+        expect(card).to_have_count(1)
+        expect(card).to_have_attribute("data-dial-status", "pending")
+        lab.shot("session-resumed")
+        card.locator("[data-dial-action=accept]").click()
+        expect(card).to_have_attribute("data-dial-status", "done", timeout=10000)
+        assert lab.kernel_value("[n['text'] for n in domain.notes].count('bread')") == "1"
+        lab.shot("session-resumed-accepted")
+    finally:
+        lab.page.close()
