@@ -33,14 +33,13 @@ already happened, a pending card goes back to the person, and a run it says was 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .._files import write_atomically
 from ..dial import MAX_REPLY_CHARS, STATUSES
 from ._contract import shape_errors
 
@@ -333,19 +332,5 @@ def save_snapshot(snapshot: Mapping[str, Any], path: str | os.PathLike[str]) -> 
     to disk and renamed over it, so a reader (or a crash) sees the old version or the new one,
     never half of one.
     """
-    file = Path(path)
-    file.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), default=str)
-    handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.",
-                                         suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, file)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    return file
+    return write_atomically(path, text)

@@ -27,19 +27,18 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import html
 import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from dial_notebook._files import write_atomically
 from dial_notebook.dial._unicode import HIDDEN, hidden_characters
 
 __all__ = ["conversation_html", "export_document", "write_document"]
@@ -153,23 +152,7 @@ def write_document(path: str | os.PathLike[str], text: str) -> Path:
 
         write_document("conversation.html", export_document(chat.transcript))
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, mode)  # mkstemp makes it 0600; an export is read like any file
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    return target
+    return write_atomically(path, text)
 
 
 # ---- the transcript as display items (js/src/items.js: itemsOf) --------------------------------

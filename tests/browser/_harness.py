@@ -205,3 +205,22 @@ def mount_widget(context, state: dict):
     page.evaluate(MOUNT, [(root / "widget.js").read_text(), (root / "widget.css").read_text(),
                           full])
     return page
+
+
+def save_with_widget_state(page) -> None:
+    """Save the open notebook from JupyterLab with its widget state (the setting is put back
+    as it was: the server's settings are shared by the other tests)."""
+    toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
+    commands = "window.jupyterapp.commands"
+    was = page.evaluate(f"() => {commands}.isToggled('{toggle}')")
+    if not was:
+        page.evaluate(f"() => {commands}.execute('{toggle}')")
+    try:
+        page.wait_for_function(f"() => {commands}.isToggled('{toggle}')")
+        page.evaluate(f"() => {commands}.execute('docmanager:save')")
+        page.wait_for_function(
+            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
+    finally:
+        if not was:
+            page.evaluate(f"() => {commands}.execute('{toggle}')")
+            page.wait_for_function(f"() => !{commands}.isToggled('{toggle}')")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ._harness import OUTPUT, NotebookPage, open_notebook
+from ._harness import OUTPUT, NotebookPage, open_notebook, save_with_widget_state
 from .test_static_export import Offline
 
 pytestmark = pytest.mark.browser
@@ -88,20 +88,13 @@ def test_saved_and_converted_with_nbconvert_the_conversation_reads_offline(quick
     ``jupyter nbconvert --to html`` and opened with the network blocked, it shows the person's
     words, the cards and their outcomes, though the widget's own script cannot load there."""
     page = quickstart.page
-    expect(page.locator(".dial-static [data-dial-status=dismissed]")).to_have_count(
-        1, timeout=10000)  # the copy has caught up with the conversation
-    toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
-    commands = "window.jupyterapp.commands"
-    was = page.evaluate(f"() => {commands}.isToggled('{toggle}')")
-    if not was:
-        page.evaluate(f"() => {commands}.execute('{toggle}')")
-    try:
-        page.evaluate(f"() => {commands}.execute('docmanager:save')")
-        page.wait_for_function(
-            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
-    finally:
-        if not was:  # the server's settings are shared by the other tests
-            page.evaluate(f"() => {commands}.execute('{toggle}')")
+    # the copy has caught up with the conversation (it is updated at most once a second)
+    cards = quickstart.root.locator("[data-dial-suggestion]").count()
+    expect(page.locator(".dial-static [data-dial-suggestion]")).to_have_count(cards,
+                                                                              timeout=15000)
+    expect(page.locator(".dial-static [data-dial-suggestion]").last).to_have_attribute(
+        "data-dial-status", "done", timeout=15000)
+    save_with_widget_state(page)
     jupyter_bin = Path(sys.executable).parent / "jupyter"
     run = subprocess.run([str(jupyter_bin), "nbconvert", "--to", "html", "--output", "quick",
                           "--output-dir", str(tmp_path), str(jupyter["root"] / "quickstart.ipynb")],
@@ -127,16 +120,17 @@ def test_saved_and_converted_with_nbconvert_the_conversation_reads_offline(quick
 
 
 def test_reopened_without_a_kernel_the_notebook_still_shows_the_conversation(quickstart, jupyter):
-    """The notebook saved above, opened in JupyterLab where its kernel cannot start: no kernel
-    runs, and the conversation still reads — unstyled while the notebook is not trusted
+    """The notebook saved above, opened in JupyterLab with "No Kernel": no kernel runs, and the
+    conversation still reads — unstyled while the notebook is not trusted
     (JupyterLab's sanitizer drops the copy's <style>), in the widget's look once it is (a
     notebook the person saved themselves is)."""
     saved = json.loads((jupyter["root"] / "quickstart.ipynb").read_text(encoding="utf-8"))
-    saved["metadata"]["kernelspec"] = {"name": "no-such-kernel", "display_name": "none",
-                                       "language": "python"}
-    path = jupyter["root"] / "no_kernel.ipynb"
-    path.write_text(json.dumps(saved), encoding="utf-8")
+    saved["metadata"].pop("kernelspec", None)  # JupyterLab asks which kernel, if any
+    saved["metadata"].pop("language_info", None)
     for trusted in (False, True):
+        name = "trusted" if trusted else "untrusted"
+        path = jupyter["root"] / f"no_kernel_{name}.ipynb"
+        path.write_text(json.dumps(saved), encoding="utf-8")
         if trusted:  # as the server's own notary would after the person saved it
             home = jupyter["root"].parent
             env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
@@ -147,18 +141,22 @@ def test_reopened_without_a_kernel_the_notebook_still_shows_the_conversation(qui
         page = quickstart.page.context.new_page()
         page.on("dialog", lambda dialog: dialog.dismiss())
         try:
-            page.goto(f"{jupyter['base']}/lab/tree/no_kernel.ipynb")
+            page.goto(f"{jupyter['base']}/lab/workspaces/{name}/tree/{path.name}")
+            # JupyterLab asks which kernel to start for a notebook that names none: none
+            dialog = page.locator(".jp-Dialog")
+            dialog.get_by_role("button", name="No Kernel").click(timeout=30000)
+            expect(dialog).to_have_count(0)
             shown = page.locator(".jp-OutputArea-output:visible", has_text="remove note 1")
             expect(shown.first).to_be_visible(timeout=60000)
             expect(shown.first).to_contain_text("Remove the note 'call the plumber'")
             expect(shown.first).to_contain_text("Dismissed")
-            assert page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget;"
-                                 " const s = w && w.sessionContext && w.sessionContext.session;"
-                                 " return !(s && s.kernel && s.kernel.status === 'idle'); }")
-            bubble = shown.first.locator(".dial-bubble").first
+            page.wait_for_timeout(1500)  # whatever renders from saved widget state has by now
+            assert page.evaluate("() => !window.jupyterapp.shell.currentWidget.sessionContext"
+                                 ".session?.kernel")
+            bubble = page.locator(".dial-bubble:visible", has_text="remove note 1").first
+            expect(bubble).to_be_visible()
             background = bubble.evaluate("el => getComputedStyle(el).backgroundColor")
             assert (background not in ("rgba(0, 0, 0, 0)", "transparent")) == trusted
-            name = "trusted" if trusted else "untrusted"
-            shown.first.screenshot(path=str(OUTPUT / f"quickstart-no-kernel-{name}.png"))
+            page.screenshot(path=str(OUTPUT / f"quickstart-no-kernel-{name}.png"))
         finally:
             page.close()

@@ -30,7 +30,14 @@ from dial_notebook.runtime import EVENT_TYPES, Conversation, policy_human
 from dial_notebook.widget import ChatWidget
 
 from ..unit.test_static_html import HOSTILE, hostile_transcript
-from ._harness import CHROMIUM, CHROMIUM_ARGS, OUTPUT, NotebookPage, open_notebook
+from ._harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OUTPUT,
+    NotebookPage,
+    open_notebook,
+    save_with_widget_state,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -340,20 +347,7 @@ def test_saved_and_converted_the_notebook_reads_offline_without_a_kernel(lab, ju
     page = lab.page
     expect(page.locator(".dial-static [data-dial-suggestion=ls]")).to_have_attribute(
         "data-dial-status", "done", timeout=10000)
-    toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
-    commands = "window.jupyterapp.commands"
-    was = page.evaluate(f"() => {commands}.isToggled('{toggle}')")
-    if not was:
-        page.evaluate(f"() => {commands}.execute('{toggle}')")
-    try:
-        page.wait_for_function(f"() => {commands}.isToggled('{toggle}')")
-        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-        page.wait_for_function(
-            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
-    finally:
-        if not was:
-            page.evaluate(f"() => {commands}.execute('{toggle}')")
-            page.wait_for_function(f"() => !{commands}.isToggled('{toggle}')")
+    save_with_widget_state(page)
     saved = jupyter["root"] / "static_copy.ipynb"
     notebook = json.loads(saved.read_text(encoding="utf-8"))
     assert "application/vnd.jupyter.widget-state+json" in notebook["metadata"]["widgets"]

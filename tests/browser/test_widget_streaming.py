@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..unit.fake_llm_server import FakeLLMServer, reply
-from ._harness import NotebookPage, open_notebook, write_notebook
+from ._harness import NotebookPage, open_notebook, save_with_widget_state, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -133,21 +133,10 @@ def test_stop_ends_a_reply_mid_stream_and_the_conversation_goes_on(lab, server):
 def test_saved_widget_state_holds_the_whole_conversation(lab, jupyter):
     """The transcript trait is never re-sent, yet the front end's copy of it is whole: what
     JupyterLab saves in the notebook (widget state saved automatically) is every event."""
-    toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
-    commands = "window.jupyterapp.commands"
-    assert lab.page.evaluate(f"() => {commands}.isToggled('{toggle}')") is False
-    lab.page.evaluate(f"() => {commands}.execute('{toggle}')")
-    try:
-        lab.page.wait_for_function(f"() => {commands}.isToggled('{toggle}')")
-        lab.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-        lab.page.wait_for_function(
-            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
-        saved = json.loads((jupyter["root"] / "chat_streaming.ipynb").read_text())
-        states = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
-        model_id = lab.kernel_value("chat.model_id")
-        kept = states["state"][model_id]["state"]["transcript"]
-        assert kept == json.loads(lab.kernel_value("json.dumps(chat.transcript)"))
-        assert len(kept) > 10 and {"stopped", "reply", "suggestion"} <= {e["type"] for e in kept}
-    finally:
-        lab.page.evaluate(f"() => {commands}.execute('{toggle}')")
-        lab.page.wait_for_function(f"() => !{commands}.isToggled('{toggle}')")
+    save_with_widget_state(lab.page)
+    saved = json.loads((jupyter["root"] / "chat_streaming.ipynb").read_text())
+    states = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
+    model_id = lab.kernel_value("chat.model_id")
+    kept = states["state"][model_id]["state"]["transcript"]
+    assert kept == json.loads(lab.kernel_value("json.dumps(chat.transcript)"))
+    assert len(kept) > 10 and {"stopped", "reply", "suggestion"} <= {e["type"] for e in kept}
