@@ -136,16 +136,23 @@ and in `jupyter nbconvert --to html`.
 Try, in the chat:
 
 - `describe sales` — runs at once (read-only) and shows a table
-- `filter sales where region is north` — a card: **Accept** it, and `sales` really changes
+- `filter sales where region is north` — a card that says what it will do before you decide:
+  rows before → after, a sample of the rows kept and dropped, and the pandas code (**Copy**).
+  **Edit** it and the effect follows your edit; **Accept** it, and `sales` really changes
 - `add a column revenue = price * units` — **Edit** the expression before accepting
-- `plot price against size` — a chart, on its card
+- `plot price against size` — a chart, on its card (`… as vega-lite`: drawn from a Vega-Lite
+  spec)
 - `total units by region` — a new frame, `sales_by_region`
 - `undo` — the agent tells you how to take the last change back
 
-Every change can be taken back: `frames.undo_last()` undoes the latest one.
+A done change has **Undo** on its card while it can still be taken back exactly (the card says
+why once a later change depends on it); the agent is told it was undone. `frames.undo_last()`
+does the same from code. **Copy all code**, under the chat, copies the pandas code of every step
+you kept: `frames.code()`.
 """),
     code("""
 task = chat.say("describe sales")
+task = chat.say("plot price against units as vega-lite")  # a chart, drawn from its spec
 """),
     md("""
 An EDA report: one HTML file of the conversation, the tables and charts on their cards, and,
@@ -168,7 +175,13 @@ from dial_notebook import Conversation, policy_human
 
 practice = DataFramesDomain({"sales": load_sales()})  # its own frames, not the notebook's
 batch = Conversation(agent=DemoAgent(practice), domain=practice, human=policy_human("accept"))
-for request in ["filter sales where region is north", "add a column revenue = price * units"]:
+north_only = {"frame": "sales", "where": [{"column": "region", "op": "==", "value": "North"}]}
+effect = await batch.dry_run("filter-rows", north_only)  # what it would do; nothing changes
+print(effect["summary"], "·", effect["code"])
+"""),
+    code("""
+for request in ["filter sales where region is north", "add a column revenue = price * units",
+                "sort sales by price descending"]:
     result = await batch.say(request)
     print(request, "→", [(o["action"], o["status"]) for o in result.outcomes])
 north = practice.namespace["sales"]
@@ -177,10 +190,29 @@ north.shape, list(north.columns), sales.shape
     code("""
 north.groupby("product")["revenue"].sum().round(2).sort_values(ascending=False)
 """),
-    md("Undo the last change: the column goes, the frame is exactly what it was."),
+    md("""
+Undo the last change — what Undo on its card does: the sort is taken back, the frame is exactly
+what it was, and the agent is told `undone` with the next message.
+"""),
     code("""
-practice.undo_last()
-"revenue" in practice.namespace["sales"].columns
+undone = await batch.undo(result.outcomes[-1]["id"])
+undone["status"], practice.namespace["sales"]["price"].is_monotonic_decreasing
+"""),
+    md("""
+The code you keep: one pandas script of every step still in place. Run on the data as it was
+loaded, it makes exactly the frames the conversation made.
+"""),
+    code("""
+script = practice.code()
+print(script)
+"""),
+    code("""
+import pandas as pd
+
+replayed = {"sales": load_sales()}
+exec(script, replayed)
+pd.testing.assert_frame_equal(replayed["sales"], practice.namespace["sales"])
+replayed["sales"].shape
 """),
 ]
 

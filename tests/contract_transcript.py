@@ -23,17 +23,28 @@ from dial_notebook.dial import MAX_REPLY_CHARS
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import python_executor
 from dial_notebook.widget import ChatWidget
+from dial_notebook.widget._vegalite import VEGA_LITE_TYPE
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "transcript.json"
 GIF = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
+
+
+#: A Vega-Lite chart without text (its PNG is the same on every machine with this vl-convert),
+#: and one that names a URL (refused: the widget's chart entry says why).
+CHART = {"width": 40, "height": 20, "data": {"values": [{"a": "x", "b": 1}, {"a": "y", "b": 2}]},
+         "mark": "bar", "encoding": {"x": {"field": "a", "type": "nominal", "axis": None},
+                                     "y": {"field": "b", "type": "quantitative", "axis": None}},
+         "config": {"view": {"stroke": None}}}
+REMOTE_CHART = {"mark": "bar", "data": {"url": "https://example.com/sales.csv"}}
 
 
 def dial(*elements: str) -> str:
     return '<dial version="0.1" actor="agent">' + "".join(elements) + "</dial>"
 
 
-def payload(value: Any) -> str:
-    return f"<dial-payload>{json.dumps(value)}</dial-payload>"
+def payload(value: Any, kind: str = "") -> str:
+    typed = f' type="{kind}"' if kind else ""
+    return f"<dial-payload{typed}>{json.dumps(value)}</dial-payload>"
 
 
 REPLIES: dict[str, Any] = {
@@ -46,6 +57,10 @@ REPLIES: dict[str, Any] = {
         '<dial-inform render="media">A dot:' + payload({"src": GIF, "alt": "dot"})
         + "</dial-inform>",
         '<dial-inform render="code">print("hi")</dial-inform>',
+        '<dial-inform render="chart">Two bars:' + payload(CHART, VEGA_LITE_TYPE)
+        + "</dial-inform>",
+        '<dial-inform render="chart">From the web:' + payload(REMOTE_CHART, VEGA_LITE_TYPE)
+        + "</dial-inform>",
         '<dial-inform observe="never">Waits for nothing that comes.</dial-inform>',
         '<dial-inform addressed-to="billing">For billing only.</dial-inform>',
         '<dial-delegate to="billing" intent="refund">Over to billing.'
@@ -75,6 +90,8 @@ REPLIES: dict[str, Any] = {
                   + "</dial-suggest>"),
     "thanks": dial('<dial-acknowledge of="rm">OK, I left that out.</dial-acknowledge>'),
     "huge": "x" * (MAX_REPLY_CHARS + 1),
+    "keep": dial('<dial-suggest id="keep" action="add-note">And this?' + payload({"text": "jam"})
+                 + "</dial-suggest>"),
 }
 
 
@@ -159,6 +176,12 @@ async def play() -> list[dict[str, Any]]:
     task = await say("fail")
     await asyncio.gather(task, return_exceptions=True)  # the widget's error entry
     await (await say("huge"))
+    await chat.undo("add")  # Undo on a done card: its second outcome, undone
+    task = await say("keep")
+    await decide("accept")
+    await task
+    chat.domain.notes[:] = [n for n in chat.domain.notes if n["text"] != "jam"]
+    await chat.undo("keep")  # the note went meanwhile: undo-failed, nothing changes
     task = chat.say("slow")
     await asyncio.sleep(0.05)
     click(chat, type="stop")  # the Stop button: the widget's stopped entry

@@ -6,7 +6,8 @@
     "count region in sales"                  ─▶ value-counts     (read-only)
     "correlation in sales"                   ─▶ correlation      (read-only)
     "plot price against size"                ─▶ plot             (read-only; scatter, line by
-    "histogram of price"                                          date, bar or hist if named)
+    "histogram of price"                                          date, bar or hist if named;
+                                                                  "… as vega-lite": a spec)
     "filter sales where region is north"     ─▶ filter-rows      (conditions joined by 'and')
     "add a column revenue = price * units"   ─▶ add-column
     "sort sales by price descending"         ─▶ sort
@@ -225,8 +226,10 @@ class FramesBrain(Brain):
             kind = "bar" if "bar" in low else "line" if "line" in low else "scatter"
             if kind == "scatter" and "date" in str(self._frames()[frame][x].dtype).lower():
                 kind = "line"
-            return [self.suggest("plot", {"frame": frame, "kind": kind, "x": x, "y": y},
-                                 f"A {kind} chart of {y} against {x}.")]
+            spec = {"frame": frame, "kind": kind, "x": x, "y": y}
+            if "vega" in low:  # "… as vega-lite": a spec the widget draws
+                spec["format"] = "vega-lite"
+            return [self.suggest("plot", spec, f"A {kind} chart of {y} against {x}.")]
         if single:
             said = single.group(1)
             column = self._column(frame, said)
@@ -336,6 +339,8 @@ class FramesBrain(Brain):
                 label = f"Made {result.get('frame')} ({_rows(result.get('rows'))})"
             # the table is on the card (the domain's own result): not repeated here
             return [ack(outcome, f"{label}: on the card above." if label else "Here it is.")]
+        if action == "plot" and result.get("vega_lite"):
+            return [ack(outcome, "Here is the chart above, drawn from its Vega-Lite spec.")]
         if action == "plot" and result.get("media"):
             # the chart is on the card: the agent's copy of it is only a placeholder
             alt = result["media"][0].get("alt", "the chart")

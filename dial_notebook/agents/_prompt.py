@@ -37,7 +37,10 @@ Reply with exactly one envelope and nothing outside it:
 </dial>
 Elements:
 - <dial-inform>text</dial-inform>: tell something. render="table" | "code" | "card-list" \
-with a <dial-payload type="application/json"> child for structured data; default prose.
+with a <dial-payload type="application/json"> child for structured data; default prose. A \
+chart: <dial-inform render="chart">caption<dial-payload type="application/vnd.vegalite+json">\
+{a Vega-Lite spec}</dial-payload></dial-inform>, its data inline as "values" (at most 5,000 \
+rows; a "url" is refused).
 - <dial-ask response-type="text|choice|confirm|number">question</dial-ask>: ask when the \
 request is ambiguous. A choice ask lists <dial-option value="v">Label</dial-option> children. \
 The answer comes back as the person's words in the next message.

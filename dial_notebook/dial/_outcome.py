@@ -34,6 +34,9 @@ STATUSES: dict[str, str] = {
     # not in the runtime spec (schema v0.1 run time): a proposal or step never reached because
     # what it observed did not happen, or it was addressed elsewhere; the hint says why
     "skipped": "Skipped: {x}.",
+    # not in the runtime spec either: a done action the person took back (Undo), told as a
+    # second, later outcome of the same suggestion
+    "undone": "Undone: {x}.",
 }
 
 _JSON_KEYS = ("action", "status", "result", "error", "code", "field", "hint")

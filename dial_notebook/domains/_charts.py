@@ -1,17 +1,26 @@
-"""Charts for the dataframes domain's ``plot``: a PNG the widget can show, as a data URL.
+"""Charts for the dataframes domain's ``plot``: a PNG the widget can show, as a data URL, or a
+Vega-Lite spec with its data inline, which the widget draws in the kernel.
 
-Drawn with matplotlib's object API on the Agg canvas (``Figure`` + ``FigureCanvasAgg``): no
-pyplot, so the notebook's own backend and figures are left alone. The result is
+``chart`` draws with matplotlib's object API on the Agg canvas (``Figure`` +
+``FigureCanvasAgg``): no pyplot, so the notebook's own backend and figures are left alone. The
+result is
 
     {"media": [{"src": "data:image/png;base64,…", "alt": "Scatter of units against price"}]}
 
 (matplotlib is part of the ``data`` extra; without it ``plot`` fails with a hint to install it.)
+
+``vegalite_spec`` needs nothing but pandas: the chart as a Vega-Lite spec whose rows are inline
+``values`` (at most ``MAX_SPEC_ROWS``, sampled, and the subtitle says so), with the columns
+named ``x`` and ``y`` in the data (a column name with a dot or bracket is a path to Vega-Lite)
+and their real names as the axis titles. A result ``{"vega_lite": spec}`` is drawn on the card
+(``dial_notebook/widget/_vegalite.py``).
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import json
 from typing import Any
 
 from ._errors import ActionError
@@ -21,6 +30,9 @@ from ._frames import INSTALL
 KINDS = ("line", "bar", "scatter", "hist")
 MAX_POINTS = 20_000
 MAX_BARS = 50
+#: Rows a Vega-Lite spec carries inline (the widget draws no more).
+MAX_SPEC_ROWS = 5_000
+VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
 
 def chart(frame: Any, *, kind: str, x: str, y: str | None, title: str, bins: int) -> dict[str, Any]:
@@ -60,3 +72,77 @@ def chart(frame: Any, *, kind: str, x: str, y: str | None, title: str, bins: int
     figure.savefig(buffer, format="png")
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
     return {"media": [{"src": f"data:image/png;base64,{encoded}", "alt": title or alt}]}
+
+
+def vegalite_spec(frame: Any, x: str, y: str | None = None, kind: str = "line", *,
+                  title: str = "", bins: int = 20) -> dict[str, Any]:
+    """The chart of ``frame``'s columns ``x`` (and ``y``) as a Vega-Lite spec with its data
+    inline: a line, bar or scatter chart of at most ``MAX_SPEC_ROWS`` rows (a sample, in the
+    frame's order, past that), or a histogram of ``x`` counted over every row.
+
+        >>> import pandas as pd
+        >>> spec = vegalite_spec(pd.DataFrame({"day": [1, 2], "units": [3, 5]}), "day", "units")
+        >>> spec["mark"], spec["data"]["values"]
+        ('line', [{'x': 1, 'y': 3}, {'x': 2, 'y': 5}])
+        >>> spec["encoding"]["y"]["title"]
+        'units'
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if kind != "hist" and y is None:
+        raise ValueError(f"a {kind} chart needs y")
+    total = len(frame)
+    if kind == "hist":
+        values = _histogram(frame[x], bins)
+        shown = total
+    else:
+        data = frame[[x, y]].copy()
+        data.columns = ["x", "y"]
+        if total > MAX_SPEC_ROWS:
+            data = data.sample(n=MAX_SPEC_ROWS, random_state=0).sort_index()
+        shown = len(data)
+        values = json.loads(data.to_json(orient="records", date_format="iso"))
+    alt = {"hist": f"Histogram of {x}", "bar": f"Bar chart of {y} by {x}",
+           "scatter": f"Scatter of {y} against {x}"}.get(kind, f"Line chart of {y} against {x}")
+    heading: dict[str, Any] = {"text": title or alt}
+    if shown < total:
+        heading["subtitle"] = f"a sample of {shown:,} of {total:,} rows"
+    spec: dict[str, Any] = {"$schema": VEGA_LITE_SCHEMA, "description": title or alt,
+                            "title": heading, "width": 480, "height": 300,
+                            "data": {"values": values}}
+    if kind == "hist":
+        spec["mark"] = "bar"
+        spec["encoding"] = {
+            "x": {"field": "start", "type": "quantitative", "bin": {"binned": True},
+                  "title": str(x)},
+            "x2": {"field": "end"},
+            "y": {"field": "count", "type": "quantitative", "title": "count"}}
+        return spec
+    spec["mark"] = kind if kind != "scatter" else {"type": "point", "filled": True, "size": 20,
+                                                   "opacity": 0.7}
+    spec["encoding"] = {"x": {"field": "x", "type": _type_of(frame[x], kind), "title": str(x)},
+                        "y": {"field": "y", "type": "quantitative", "title": str(y)}}
+    return spec
+
+
+def _type_of(column: Any, kind: str) -> str:
+    """Vega-Lite's type for an x column: temporal for dates, nominal for a bar chart's labels
+    and for text, quantitative for numbers."""
+    kind_code = getattr(getattr(column, "dtype", None), "kind", "O")
+    if kind_code == "M":
+        return "temporal"
+    if kind == "bar" or kind_code not in "iufb":
+        return "nominal"
+    return "quantitative"
+
+
+def _histogram(column: Any, bins: int) -> list[dict[str, Any]]:
+    """The counts of ``column`` in ``bins`` equal bins over every row (not a sample)."""
+    import numpy
+
+    numbers = column.dropna().to_numpy(dtype=float)
+    if numbers.size == 0:
+        return []
+    counts, edges = numpy.histogram(numbers, bins=bins)
+    return [{"start": float(edges[n]), "end": float(edges[n + 1]), "count": int(counts[n])}
+            for n in range(len(counts))]

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._errors import ActionError
@@ -80,50 +82,99 @@ def describe_frame(name: str, frame: Any, *, max_columns: int = 20) -> str:
 class Revisions:
     """Changes to variables of a namespace, each of which can be restored exactly.
 
-    A change may be restored only while it is the latest change of each variable it touched
-    and those variables still hold what it put there.
+    A change may be restored only while no later change depends on it: it is the latest
+    change of each variable it touched, those variables still hold what it put there, and no
+    later change still in place read them (a frame made from it).
+
+        >>> namespace = {"df": "old"}
+        >>> revisions = Revisions(namespace)
+        >>> first = revisions.change({"df": "new"})
+        >>> later = revisions.change({"copy": "made from new"}, reads=["df"])
+        >>> revisions.undoable(first)
+        'copy was made from df since: undo that change first'
+        >>> revisions.restore(later); revisions.undoable(first)
+        True
     """
 
     def __init__(self, namespace: dict[str, Any]) -> None:
         self._namespace = namespace
-        # number → (values before, values after, each name's previous latest change)
-        self._saved: dict[int, tuple[dict[str, Any], dict[str, Any], dict[str, int | None]]] = {}
+        # number → the change (what it replaced and put, and the later changes that read it)
+        self._saved: dict[int, _Change] = {}
         self._latest: dict[str, int | None] = {}
         self._next = 1
 
-    def change(self, values: dict[str, Any]) -> int:
-        """Bind each name to its value; the number of the change."""
+    def change(self, values: dict[str, Any], *, reads: Iterable[str] = ()) -> int:
+        """Bind each name to its value; the number of the change. ``reads`` names the
+        variables the values were made from: the changes that made them cannot be restored
+        while this one is in place."""
         number = self._next
         self._next += 1
+        for name in reads:
+            made = self._latest.get(name)
+            if made is not None and self.is_current(name):
+                self._saved[made].read_by.append((number, name))
         before = {name: self._namespace.get(name, _MISSING) for name in values}
         previous = {name: self._latest.get(name) for name in values}
         self._namespace.update(values)
-        self._saved[number] = (before, dict(values), previous)
+        self._saved[number] = _Change(before, dict(values), previous)
         for name in values:
             self._latest[name] = number
         return number
 
+    def is_current(self, name: str) -> bool:
+        """Whether ``name`` holds what the latest change to it put there (True when no change
+        touched it)."""
+        made = self._latest.get(name)
+        if made is None:
+            return True
+        return self._namespace.get(name, _MISSING) is self._saved[made].after[name]
+
+    def undoable(self, number: int) -> bool | str:
+        """True when change ``number`` can be restored now, else why not, in words."""
+        obstacle = self._obstacle(number)
+        return True if obstacle is None else obstacle[1]
+
     def restore(self, number: int) -> None:
         """Put back what change ``number`` replaced; ``ActionError`` when that is not safe."""
-        saved = self._saved.get(number)
-        if saved is None:
-            raise ActionError(f"change {number} is not one that can be undone", code="not-undoable")
-        before, after, previous = saved
-        for name, value in after.items():
-            if self._latest.get(name) != number:
-                raise ActionError(
-                    f"{name} was changed again since", code="undo-order",
-                    hint=f"undo the later change to {name} first",
-                )
-            if self._namespace.get(name, _MISSING) is not value:
-                raise ActionError(
-                    f"{name} was changed outside the conversation", code="changed-elsewhere",
-                    hint=f"{name} no longer holds what this change made; it is left as it is",
-                )
-        for name, value in before.items():
+        obstacle = self._obstacle(number)
+        if obstacle is not None:
+            code, _reason, message, hint = obstacle
+            raise ActionError(message, code=code, hint=hint)
+        change = self._saved.pop(number)
+        for name, value in change.before.items():
             if value is _MISSING:
                 self._namespace.pop(name, None)
             else:
                 self._namespace[name] = value
-            self._latest[name] = previous[name]
-        del self._saved[number]
+            self._latest[name] = change.previous[name]
+
+    def _obstacle(self, number: int) -> tuple[str, str, str, str | None] | None:
+        """Why change ``number`` cannot be restored: (code, reason, message, hint), or None."""
+        change = self._saved.get(number)
+        if change is None:
+            message = f"change {number} is not one that can be undone"
+            return "not-undoable", "it was already undone", message, None
+        for name, value in change.after.items():
+            if self._latest.get(name) != number:
+                return ("undo-order", f"{name} was changed again since: undo that change first",
+                        f"{name} was changed again since", f"undo the later change to {name} first")
+            if self._namespace.get(name, _MISSING) is not value:
+                return ("changed-elsewhere",
+                        f"{name} was changed outside the conversation since: it is left as it is",
+                        f"{name} was changed outside the conversation",
+                        f"{name} no longer holds what this change made; it is left as it is")
+        for later, name in change.read_by:
+            if later in self._saved:
+                made = ", ".join(self._saved[later].after)
+                return ("undo-order", f"{made} was made from {name} since: undo that change first",
+                        f"{made} was made from {name} since",
+                        f"undo the change that made {made} first")
+        return None
+
+
+@dataclass
+class _Change:
+    before: dict[str, Any]  # each name's value before (or _MISSING)
+    after: dict[str, Any]  # what the change put
+    previous: dict[str, int | None]  # each name's latest change before this one
+    read_by: list[tuple[int, str]] = field(default_factory=list)  # later changes that read it

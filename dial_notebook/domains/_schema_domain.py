@@ -15,12 +15,25 @@ Three ways to define actions: the decorator above, ``SchemaDomain.from_dict`` an
 ``runs``). An action that ``mutates`` may have ``undo(payload, result)``; every successful
 mutating run is kept in ``history`` so ``undo_last`` can take the latest change back.
 
+Three optional functions per action tell the person more before and after a run, each
+reached through the domain method of the same name (all return ``None`` / a reason when the
+action has no such function):
+
+- ``dry_run(payload) -> dict``: what the run would do, without doing it (never changing
+  state; kept fast): ``{"summary": str, "effect": {...}, "code": str, "note": str}``, the
+  last two optional, all JSON.
+- ``code(payload) -> str``: the code one run amounts to, for a card to show.
+- ``undoable(payload, result) -> True | str``: whether that run can be taken back exactly
+  now, else why not, in words (``undoable`` answers for actions without it: True while the
+  run is in ``history``).
+
 The life of a payload here:
 
     payload ── None is read as {} ──▶ validate: depth, JSON Schema, check(payload)
         ├─ refused ─▶ {'ok': False, 'code', 'field', 'hint', 'errors'}
         └─ ok ─▶ preview (template or callable) ─▶ run (sync or async)
-                 ─▶ history (mutating actions)
+                 ─▶ history (mutating actions) ─▶ undoable? ─▶ undo
+        └─ ok ─▶ dry_run / code (before it runs: nothing changes)
 """
 
 from __future__ import annotations
@@ -55,12 +68,17 @@ RunFunction = Callable[[Payload], Any]
 UndoFunction = Callable[[Payload, Any], Any]
 CheckFunction = Callable[[Payload], None]
 PreviewFunction = Callable[[Payload], str]
+DryRunFunction = Callable[[Payload], dict[str, Any]]
+CodeFunction = Callable[[Payload], str]
+UndoableFunction = Callable[[Payload, Any], "bool | str"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 _SPEC_KEYS = (
     "schema", "mutates", "destructive", "handoff", "preview", "run", "undo", "check", "description",
+    "dry_run", "code", "undoable",
 )
+_FUNCTION_KEYS = ("run", "undo", "check", "dry_run", "code", "undoable")
 _FILE_KEYS = ("name", "description", "context", "schemas", "actions")
 
 
@@ -82,6 +100,11 @@ class ActionSpec:
         check: ``check(payload)`` raises ``ActionError`` for what a schema cannot say
             (a note that does not exist); run after the schema passes.
         description: what the action does, for the agent's system prompt.
+        dry_run: ``dry_run(payload) -> dict`` says what a run would do without changing
+            anything: ``{"summary", "effect", "code"?, "note"?}``, JSON.
+        code: ``code(payload) -> str``, the code one run amounts to.
+        undoable: ``undoable(payload, result) -> True | str``, whether that run can be
+            undone exactly now, else why not (for an action with ``undo``).
     """
 
     name: str
@@ -94,6 +117,9 @@ class ActionSpec:
     undo: UndoFunction | None = None
     check: CheckFunction | None = None
     description: str = ""
+    dry_run: DryRunFunction | None = None
+    code: CodeFunction | None = None
+    undoable: UndoableFunction | None = None
 
     def __getitem__(self, key: str) -> Any:
         if key in _SPEC_KEYS or key == "name":
@@ -119,12 +145,16 @@ class ActionOptions(TypedDict, total=False):
     undo: UndoFunction | None
     check: CheckFunction | None
     description: str | None
+    dry_run: DryRunFunction | None
+    code: CodeFunction | None
+    undoable: UndoableFunction | None
 
 
 #: Each option's default.
 ACTION_DEFAULTS: dict[str, Any] = {"mutates": True, "destructive": False, "handoff": False,
                                    "preview": None, "undo": None, "check": None,
-                                   "description": None}
+                                   "description": None, "dry_run": None, "code": None,
+                                   "undoable": None}
 
 
 @dataclass(frozen=True)
@@ -246,6 +276,9 @@ class SchemaDomain:
         undo: Any = None,
         check: Any = None,
         description: str | None = None,
+        dry_run: Any = None,
+        code: Any = None,
+        undoable: Any = None,
     ) -> ActionSpec:
         """The spec of a new action, every option checked but its refs (see _verify_schema)."""
         if not isinstance(name, str) or not _NAME.match(name):
@@ -259,7 +292,9 @@ class SchemaDomain:
         for flag, value in flags:
             if not isinstance(value, bool):
                 raise TypeError(f"action {name!r}: {flag} must be True or False, not {value!r}")
-        for role, function in (("run", run), ("undo", undo), ("check", check)):
+        functions = (("run", run), ("undo", undo), ("check", check), ("dry_run", dry_run),
+                     ("code", code), ("undoable", undoable))
+        for role, function in functions:
             if function is not None and not callable(function):
                 raise TypeError(f"action {name!r}: {role} must be a function")
         if isinstance(preview, str):
@@ -278,20 +313,33 @@ class SchemaDomain:
         return ActionSpec(
             name=name, schema=schema, mutates=mutates, destructive=destructive, handoff=handoff,
             preview=preview, run=run, undo=undo, check=check, description=description,
+            dry_run=dry_run, code=code, undoable=undoable,
         )
 
     def _register(self, spec: ActionSpec) -> None:
         self._add_resource(spec.schema, required=False)
         self._actions[spec.name] = spec
 
-    def bind(self, name: str, run: RunFunction, *, undo: UndoFunction | None = None) -> None:
-        """Give the action ``name`` (defined from a dict or a file) its run function, and undo."""
+    def bind(
+        self,
+        name: str,
+        run: RunFunction,
+        *,
+        undo: UndoFunction | None = None,
+        dry_run: DryRunFunction | None = None,
+        code: CodeFunction | None = None,
+        undoable: UndoableFunction | None = None,
+    ) -> None:
+        """Give the action ``name`` (defined from a dict or a file) its run function, and
+        those of its other functions that are given (see ``ActionSpec``)."""
         spec = self._spec(name, error=KeyError)
-        if not callable(run) or (undo is not None and not callable(undo)):
-            raise TypeError(f"action {name!r}: run and undo must be functions")
+        functions = {"undo": undo, "dry_run": dry_run, "code": code, "undoable": undoable}
+        if not callable(run) or any(f is not None and not callable(f) for f in functions.values()):
+            raise TypeError(f"action {name!r}: run, {', '.join(functions)} must be functions")
         spec.run = run
-        if undo is not None:
-            spec.undo = undo
+        for role, function in functions.items():
+            if function is not None:
+                setattr(spec, role, function)
         if not spec.description:
             spec.description = _first_paragraph(inspect.getdoc(run))
 
@@ -327,7 +375,8 @@ class SchemaDomain:
         description: str = "",
     ) -> SchemaDomain:
         """A domain from a dict of action specs, name → ``{schema, mutates, destructive,
-        handoff, preview, run, undo, check, description}`` (all optional).
+        handoff, preview, run, undo, check, description, dry_run, code, undoable}`` (all
+        optional).
 
             >>> domain = SchemaDomain.from_dict("notes", {
             ...     "list-notes": {"schema": {"type": "object"}, "mutates": False},
@@ -380,7 +429,7 @@ class SchemaDomain:
             hint = did_you_mean(unknown[0], _FILE_KEYS)
             raise ValueError(f"{path}: unknown key {unknown[0]!r}{hint}")
         for action, spec in (data.get("actions") or {}).items():
-            for key in ("run", "undo", "check"):
+            for key in _FUNCTION_KEYS:
                 if isinstance(spec, dict) and key in spec:
                     raise ValueError(
                         f"{path}: action {action!r}: bind {key} in Python, not in the file"
@@ -513,19 +562,66 @@ class SchemaDomain:
                 f"action {action!r} has no run function", code="not-bound",
                 hint=f"bind one with domain.bind({action!r}, function)",
             )
-        payload = {} if payload is None else payload
-        verdict = self.validate(action, payload)
-        if not verdict["ok"]:
-            raise ActionError(
-                verdict["hint"], code=verdict["code"], field=verdict["field"], hint=verdict["hint"]
-            )
+        payload = self._checked(action, payload)
         result = spec.run(payload)
         if inspect.isawaitable(result):
             return self._settle(spec, payload, result)
         self._record(spec, payload, result)
         return result
 
+    # Before a run: what it would do, and its code
+
+    def dry_run(self, action: str, payload: Any) -> dict[str, Any] | None:
+        """What running ``action`` would do, changing nothing: its ``dry_run(payload)``
+        (``{"summary", "effect", "code"?, "note"?}``), or None when it has none. Raises
+        ``ActionError`` for a payload that would be refused, or a change that would fail.
+
+            >>> domain = SchemaDomain("d")
+            >>> _ = domain.add_action("ping", dry_run=lambda p: {"summary": "pings", "effect": {}})
+            >>> domain.dry_run("ping", {})
+            {'summary': 'pings', 'effect': {}}
+        """
+        spec = self._spec(action, error=ActionError)
+        if spec.dry_run is None:
+            return None
+        payload = self._checked(action, payload)
+        return spec.dry_run(payload)
+
+    def code(self, action: str, payload: Any) -> str | None:
+        """The code one run of ``action`` with ``payload`` amounts to (its ``code(payload)``),
+        or None when it has none. Raises ``ActionError`` for a payload that would be refused."""
+        spec = self._spec(action, error=ActionError)
+        if spec.code is None:
+            return None
+        return spec.code(self._checked(action, payload))
+
     # Undo
+
+    def undoable(self, action: str, payload: Any, result: Any) -> bool | str:
+        """True when this run of ``action`` (its payload and result) can be taken back exactly
+        now, else why not, in a few words. Never raises.
+
+            >>> domain = SchemaDomain("d")
+            >>> _ = domain.add_action("ping", run=lambda p: "pong")
+            >>> domain.undoable("ping", {}, domain.run("ping", {}))
+            'it cannot be undone'
+        """
+        spec = self._actions.get(action)
+        if spec is None:
+            return f"there is no action {action!r}"
+        if spec.undo is None:
+            return "it cannot be undone"
+        if spec.mutates and self._run_index(action, payload, result) is None:
+            return "it was already undone, or did not run here"
+        if spec.undoable is None:
+            return True
+        try:
+            verdict = spec.undoable({} if payload is None else payload, result)
+        except Exception as error:  # a check must never stop the card: say why in words
+            return f"it cannot be undone now ({type(error).__name__})"
+        if verdict is True:
+            return True
+        return verdict if isinstance(verdict, str) and verdict else "it cannot be undone now"
 
     def undo(self, action: str, payload: Any, result: Any) -> Any:
         """Take back one run of ``action`` (its ``undo(payload, result)``; an awaitable when
@@ -534,11 +630,9 @@ class SchemaDomain:
         if spec.undo is None:
             raise ActionError(f"{action!r} cannot be undone", code="not-undoable")
         outcome = spec.undo({} if payload is None else payload, result)
-        for index in range(len(self.history) - 1, -1, -1):
-            record = self.history[index]
-            if record.action == action and record.result is result:
-                del self.history[index]
-                break
+        index = self._run_index(action, payload, result)
+        if index is not None:
+            del self.history[index]
         return outcome
 
     def undo_last(self) -> RunRecord | None:
@@ -557,6 +651,34 @@ class SchemaDomain:
         return record
 
     # Internals
+
+    def _checked(self, action: str, payload: Any) -> Payload:
+        """``payload`` (None read as {}), or ``ActionError`` when validation refuses it."""
+        payload = {} if payload is None else payload
+        verdict = self.validate(action, payload)
+        if not verdict["ok"]:
+            raise ActionError(
+                verdict["hint"], code=verdict["code"], field=verdict["field"], hint=verdict["hint"]
+            )
+        return payload
+
+    def _run_index(self, action: str, payload: Any, result: Any) -> int | None:
+        """Where this run is in ``history``: the latest record of ``action`` holding this
+        very result (and payload), else one equal to it (a result that went through JSON)."""
+        payload = {} if payload is None else payload
+        best, best_score = None, 0
+        for index in range(len(self.history) - 1, -1, -1):
+            record = self.history[index]
+            if record.action != action:
+                continue
+            same_payload = _equal(record.payload, payload)
+            if record.result is result:
+                score = 3 if same_payload else 2
+            else:
+                score = 1 if same_payload and _equal(record.result, result) else 0
+            if score > best_score:
+                best, best_score = index, score
+        return best
 
     def _spec(self, action: str, *, error: type[Exception]) -> ActionSpec:
         spec = self._actions.get(action)
@@ -612,6 +734,13 @@ class SchemaDomain:
         result = await pending
         self._record(spec, payload, result)
         return result
+
+
+def _equal(one: Any, two: Any) -> bool:
+    try:
+        return bool(one == two)
+    except Exception:  # values that compare element-wise (arrays, frames) are not equal here
+        return False
 
 
 def _first_paragraph(doc: str | None) -> str:

@@ -22,8 +22,17 @@ the previous object back (so equality, dtypes and index are exactly those of bef
 | sort            | mutates, undoable     | CHANGE                                          |
 | group-aggregate | mutates, undoable     | CHANGE + ``"table"`` (the new frame's rows)     |
 
-CHANGE is ``{"frame", "rows", "columns", "revision"}``: the frame changed (or made), its
-shape, and the number ``undo`` uses to take the change back.
+CHANGE is ``{"frame", "rows", "columns", "revision", "code"}``: the frame changed (or made),
+its shape, the number ``undo`` uses to take the change back, and the pandas code the change
+amounts to.
+
+Before a change runs, ``dry_run(action, payload)`` says what it would do, computed on a copy
+or, for a long frame, on its first rows, in well under half a second and never touching the
+namespace (the shape is in ``_dry_run``); ``code(action, payload)`` is the code alone. After,
+``undoable(action, payload, result)`` says whether undo would restore exactly (True), or why
+not: a later change to the same frame, a frame made from it since, a frame rebound outside
+the conversation. ``code()`` is one script of every change kept, in order, in plain pandas
+(``_pandas_code``): run on the frames as they were, it gives the frames as they are.
 
 A table is ``{"columns", "index", "rows", "total_rows"}`` (at most 50 rows, JSON values).
 ``add-column`` takes column arithmetic (see ``_expressions``), never arbitrary code. pandas and
@@ -34,24 +43,30 @@ matplotlib are the optional extra ``dial-notebook[data]``.
     >>> frames.run("add-column", {"frame": "sales", "column": "revenue",
     ...                           "expression": "price * units"})["columns"]
     ['price', 'units', 'revenue']
+    >>> frames.dry_run("sort", {"frame": "sales", "by": ["price"]})["summary"]
+    'sales: 2 rows, 3 columns, sorted by price'
     >>> frames.undo_last().action
     'add-column'
 """
 
 from __future__ import annotations
 
+import functools
 import keyword
 import sys
+from dataclasses import dataclass
 from typing import Any
 
-from . import _expressions
-from ._charts import KINDS, MAX_BARS, chart
+from . import _dry_run, _expressions, _pandas_code
+from ._charts import KINDS, MAX_BARS, chart, vegalite_spec
 from ._errors import ActionError
 from ._frames import MAX_ROWS, Revisions, describe_frame, require_pandas, table
 from ._hints import did_you_mean, show
 from ._schema_domain import SchemaDomain
 
 Payload = dict[str, Any]
+#: What a dry run of one action works out: its summary, its effect, notes to warn of.
+Review = tuple[str, dict[str, Any], list[str]]
 
 _FRAME = {"type": "string", "minLength": 1, "description": "the name of a DataFrame"}
 _COLUMN = {"type": "string", "minLength": 1}
@@ -113,7 +128,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "plot": _object(
         {"frame": _FRAME, "kind": {"enum": list(KINDS)}, "x": _COLUMN, "y": _COLUMN,
          "title": {"type": "string", "maxLength": 100},
-         "bins": {"type": "integer", "minimum": 2, "maximum": 100}},
+         "bins": {"type": "integer", "minimum": 2, "maximum": 100},
+         "format": {"enum": ["png", "vega-lite"]}},
         "frame", "kind", "x",
         allOf=[{"if": {"properties": {"kind": {"enum": ["line", "bar", "scatter"]}}},
                 "then": {"required": ["y"]}}],
@@ -168,7 +184,8 @@ class DataFramesDomain(SchemaDomain):
             namespace = _kernel_namespace()
         self.namespace: dict[str, Any] = {} if namespace is None else namespace
         self._revisions = Revisions(self.namespace)
-        undo = self._undo
+        # The changes made and not undone, by revision, in order: what code() writes out.
+        self._steps: dict[int, _Step] = {}
         actions: list[tuple[str, Any, dict[str, Any]]] = [
             ("list-frames", self._list_frames,
              {"mutates": False, "preview": "List the data frames"}),
@@ -179,18 +196,19 @@ class DataFramesDomain(SchemaDomain):
             ("correlation", self._correlation,
              {"mutates": False, "preview": "Correlate the numeric columns of {frame}"}),
             ("plot", self._plot, {"mutates": False, "preview": self._preview_plot}),
-            ("filter-rows", self._filter_rows, {"preview": self._preview_filter, "undo": undo}),
-            ("add-column", self._add_column, {"preview": self._preview_add, "undo": undo}),
-            ("rename-columns", self._rename_columns,
-             {"preview": self._preview_rename, "undo": undo}),
+            ("filter-rows", self._filter_rows, {"preview": self._preview_filter}),
+            ("add-column", self._add_column, {"preview": self._preview_add}),
+            ("rename-columns", self._rename_columns, {"preview": self._preview_rename}),
             ("drop-columns", self._drop_columns,
-             {"destructive": True, "preview": "Drop the columns {columns} from {frame}",
-              "undo": undo}),
-            ("sort", self._sort, {"preview": self._preview_sort, "undo": undo}),
-            ("group-aggregate", self._group_aggregate,
-             {"preview": self._preview_group, "undo": undo}),
+             {"destructive": True, "preview": "Drop the columns {columns} from {frame}"}),
+            ("sort", self._sort, {"preview": self._preview_sort}),
+            ("group-aggregate", self._group_aggregate, {"preview": self._preview_group}),
         ]
         for name, run, options in actions:
+            if options.get("mutates", True):  # every change: undo, its check, dry run, code
+                options.update(undo=self._undo, undoable=self._undoable,
+                               dry_run=functools.partial(self._dry_run, name),
+                               code=functools.partial(self._code_of, name))
             self.add_action(
                 name, schema=SCHEMAS[name], run=run, check=self._check_payload, **options
             )
@@ -342,22 +360,97 @@ class DataFramesDomain(SchemaDomain):
         return {"frame": payload["frame"], "method": method, "table": table(matrix)}
 
     def _plot(self, payload: Payload) -> dict[str, Any]:
-        """A chart (line, bar, scatter or histogram) of a frame's columns, as a PNG image."""
+        """A chart (line, bar, scatter or histogram) of a frame's columns, as a PNG image (or,
+        with ``"format": "vega-lite"``, as a Vega-Lite spec with inline values, drawn by the
+        widget)."""
         frame = self._frame(payload["frame"])
         columns = [payload["x"]] + ([payload["y"]] if "y" in payload else [])
         labels = [self._label(frame, c, "x", payload["frame"]) for c in columns]
         data = frame[labels].copy()
         data.columns = columns
+        if payload.get("format") == "vega-lite":
+            return {"vega_lite": vegalite_spec(
+                data, payload["x"], payload.get("y"), payload["kind"],
+                title=payload.get("title", ""), bins=payload.get("bins", 20))}
         return chart(
             data, kind=payload["kind"], x=payload["x"], y=payload.get("y"),
             title=payload.get("title", ""), bins=payload.get("bins", 20),
         )
 
-    # Mutating actions: each computes a new frame and rebinds a name, keeping the old one
+    # Mutating actions: each computes a new frame from the one it reads (without changing it,
+    # so a dry run can compute the same on a sample) and rebinds a name, keeping the old one
 
     def _filter_rows(self, payload: Payload) -> dict[str, Any]:
         """Keep only the rows meeting every condition in where (in place, or into a new frame)."""
         frame = self._frame(payload["frame"])
+        result = self._commit("filter-rows", payload, frame, frame[self._mask(frame, payload)])
+        return {**result, "rows_before": len(frame)}
+
+    def _add_column(self, payload: Payload) -> dict[str, Any]:
+        """Add (or replace) a column computed from column arithmetic, e.g. price * units."""
+        frame = self._frame(payload["frame"])
+        values = self._values(frame, payload)
+        changed = frame.copy()
+        changed[payload["column"]] = values
+        result = self._commit("add-column", payload, frame, changed)
+        return {**result, "column": payload["column"], "dtype": _dtype(changed, payload["column"])}
+
+    def _rename_columns(self, payload: Payload) -> dict[str, Any]:
+        """Rename columns: columns maps each old name to its new name."""
+        frame = self._frame(payload["frame"])
+        return self._commit("rename-columns", payload, frame, self._renamed(frame, payload))
+
+    def _drop_columns(self, payload: Payload) -> dict[str, Any]:
+        """Remove columns from a frame."""
+        frame = self._frame(payload["frame"])
+        return self._commit("drop-columns", payload, frame, self._dropped(frame, payload))
+
+    def _sort(self, payload: Payload) -> dict[str, Any]:
+        """Sort a frame's rows by columns (ascending unless ascending is false)."""
+        frame = self._frame(payload["frame"])
+        return self._commit("sort", payload, frame, self._sorted(frame, payload))
+
+    def _group_aggregate(self, payload: Payload) -> dict[str, Any]:
+        """Group a frame by columns and aggregate others into a new frame named into."""
+        frame = self._frame(payload["frame"])
+        grouped = self._grouped(frame, payload)
+        result = self._commit("group-aggregate", payload, frame, grouped)
+        return {**result, "table": table(grouped, limit=10)}
+
+    def _commit(self, action: str, payload: Payload, frame: Any, made: Any) -> dict[str, Any]:
+        """Bind ``into`` (or the frame's own name) to ``made``, remembering the step's code."""
+        source = payload["frame"]
+        name = payload.get("into", source)
+        code: str | None
+        try:
+            code = written = self._step_code(action, payload, frame)
+        except Exception as error:  # never stop a change for want of its code: say so
+            code = None
+            written = _pandas_code.comment(
+                f"# (not written as code: {type(error).__name__}: {error})"[:200])
+        step = _Step(source, name, self.preview(action, payload), written,
+                     outside=not self._revisions.is_current(source))
+        revision = self._revisions.change({name: made}, reads=[source])
+        self._steps[revision] = step
+        return {
+            "frame": name, "rows": len(made), "columns": [str(c) for c in made.columns],
+            "revision": revision, "code": code,
+        }
+
+    def _undo(self, payload: Payload, result: dict[str, Any]) -> None:
+        self._revisions.restore(result["revision"])
+        self._steps.pop(result["revision"], None)
+
+    def _undoable(self, payload: Payload, result: Any) -> bool | str:
+        revision = result.get("revision") if isinstance(result, dict) else None
+        if not isinstance(revision, int) or isinstance(revision, bool):
+            return "it cannot be undone"
+        return self._revisions.undoable(revision)
+
+    # Each change, computed from the frame it reads (the whole frame, or a dry run's sample)
+
+    def _mask(self, frame: Any, payload: Payload) -> Any:
+        """Which rows of ``frame`` meet every condition of ``where``."""
         mask = self._pd.Series(True, index=frame.index)
         for index, condition in enumerate(payload["where"]):
             label = self._label(frame, condition["column"], f"where[{index}].column",
@@ -369,70 +462,278 @@ class DataFramesDomain(SchemaDomain):
                     f"cannot compare {condition['column']} with {show(condition.get('value'))}",
                     code="invalid-filter", field=f"where[{index}].value", hint=str(error)[:200],
                 ) from None
-        result = self._commit(payload.get("into", payload["frame"]), frame[mask])
-        return {**result, "rows_before": len(frame)}
+        return mask
 
-    def _add_column(self, payload: Payload) -> dict[str, Any]:
-        """Add (or replace) a column computed from column arithmetic, e.g. price * units."""
-        frame = self._frame(payload["frame"])
+    def _values(self, frame: Any, payload: Payload) -> Any:
+        """The new column's values (a Series, or one value for every row)."""
         try:
-            values = _expressions.evaluate(payload["expression"], frame)
+            return _expressions.evaluate(payload["expression"], frame)
         except _expressions.ExpressionError as error:
             raise _expression_error(error) from None
-        changed = frame.copy()
-        changed[payload["column"]] = values
-        result = self._commit(payload["frame"], changed)
-        dtype = str(changed[payload["column"]].dtype)
-        return {**result, "column": payload["column"], "dtype": dtype}
 
-    def _rename_columns(self, payload: Payload) -> dict[str, Any]:
-        """Rename columns: columns maps each old name to its new name."""
-        frame = self._frame(payload["frame"])
-        mapping = {self._label(frame, old, "columns", payload["frame"]): new
-                   for old, new in payload["columns"].items()}
-        return self._commit(payload["frame"], frame.rename(columns=mapping))
+    def _renamed(self, frame: Any, payload: Payload) -> Any:
+        return frame.rename(columns=dict(self._renames(frame, payload)))
 
-    def _drop_columns(self, payload: Payload) -> dict[str, Any]:
-        """Remove columns from a frame."""
-        frame = self._frame(payload["frame"])
-        labels = [self._label(frame, c, "columns", payload["frame"]) for c in payload["columns"]]
-        return self._commit(payload["frame"], frame.drop(columns=labels))
+    def _renames(self, frame: Any, payload: Payload) -> list[tuple[Any, str]]:
+        return [(self._label(frame, old, "columns", payload["frame"]), new)
+                for old, new in payload["columns"].items()]
 
-    def _sort(self, payload: Payload) -> dict[str, Any]:
-        """Sort a frame's rows by columns (ascending unless ascending is false)."""
-        frame = self._frame(payload["frame"])
-        labels = [self._label(frame, c, "by", payload["frame"]) for c in payload["by"]]
-        ordered = frame.sort_values(labels, ascending=payload.get("ascending", True), kind="stable")
-        return self._commit(payload["frame"], ordered)
+    def _dropped(self, frame: Any, payload: Payload) -> Any:
+        return frame.drop(columns=self._labels(frame, payload, "columns"))
 
-    def _group_aggregate(self, payload: Payload) -> dict[str, Any]:
-        """Group a frame by columns and aggregate others into a new frame named into."""
-        frame = self._frame(payload["frame"])
-        keys = [self._label(frame, c, "by", payload["frame"]) for c in payload["by"]]
-        named = {}
-        for item in payload["aggregations"]:
-            label = self._label(frame, item["column"], "aggregations", payload["frame"])
-            named[f"{item['column']}_{item['func']}"] = (label, item["func"])
+    def _sorted(self, frame: Any, payload: Payload) -> Any:
+        labels = self._labels(frame, payload, "by")
+        return frame.sort_values(labels, ascending=payload.get("ascending", True), kind="stable")
+
+    def _grouped(self, frame: Any, payload: Payload) -> Any:
+        keys = self._labels(frame, payload, "by")
         try:
-            grouped = frame.groupby(keys, dropna=False, sort=True).agg(**named).reset_index()
+            return frame.groupby(keys, dropna=False, sort=True).agg(
+                **self._aggregations(frame, payload)).reset_index()
         except (TypeError, ValueError) as error:
             raise ActionError(
                 f"cannot aggregate: {str(error)[:200]}", code="invalid-aggregation",
                 field="aggregations",
                 hint="aggregate numeric columns (sum, mean, …) or use count / nunique",
             ) from None
-        result = self._commit(payload["into"], grouped)
-        return {**result, "table": table(grouped, limit=10)}
 
-    def _commit(self, name: str, frame: Any) -> dict[str, Any]:
-        revision = self._revisions.change({name: frame})
-        return {
-            "frame": name, "rows": len(frame), "columns": [str(c) for c in frame.columns],
-            "revision": revision,
-        }
+    def _aggregations(self, frame: Any, payload: Payload) -> dict[str, tuple[Any, str]]:
+        named = {}
+        for item in payload["aggregations"]:
+            label = self._label(frame, item["column"], "aggregations", payload["frame"])
+            named[f"{item['column']}_{item['func']}"] = (label, item["func"])
+        return named
 
-    def _undo(self, payload: Payload, result: dict[str, Any]) -> None:
-        self._revisions.restore(result["revision"])
+    def _labels(self, frame: Any, payload: Payload, field: str) -> list[Any]:
+        return [self._label(frame, c, field, payload["frame"]) for c in payload[field]]
+
+    # The code of a change, and of them all
+
+    def code(self, action: str | None = None, payload: Any = None) -> str | None:
+        """With an action: the pandas code one run of it amounts to (None for read-only
+        actions). Without: one script of every change made and not undone, in order, which
+        run on the frames as they were before the first change gives the frames as they are
+        (``import pandas as pd`` first; it needs nothing of this domain).
+
+            >>> import pandas as pd
+            >>> frames = DataFramesDomain({"df": pd.DataFrame({"a": [3, 1, 2]})})
+            >>> frames.code("sort", {"frame": "df", "by": ["a"]})
+            'df = df.sort_values(["a"], kind="stable")'
+            >>> _ = frames.run("filter-rows", {"frame": "df", "where": [
+            ...     {"column": "a", "op": ">", "value": 1}]})
+            >>> print(frames.code())
+            # The kept changes of the conversation, in plain pandas.
+            # Run it on the frames as they were before the first change: df.
+            import pandas as pd
+            <BLANKLINE>
+            # 1. Keep the rows of df where a > 1
+            df = df[df["a"] > 1]
+            <BLANKLINE>
+        """
+        if action is None:
+            return self._script()
+        return super().code(action, payload)
+
+    def _script(self) -> str:
+        steps, made, starts = [], set(), []
+        for step in self._steps.values():
+            if step.source not in made and step.source not in starts:
+                starts.append(step.source)
+            made.add(step.into)
+            description = step.description
+            if step.outside:
+                description += (f" (note: {step.source} had been changed outside the "
+                                "conversation before this step: the script does not have that)")
+            steps.append((description, step.code))
+        return _pandas_code.script(steps, starts)
+
+    def _code_of(self, action: str, payload: Payload) -> str:
+        return self._step_code(action, payload, self._frame(payload["frame"]))
+
+    def _step_code(self, action: str, payload: Payload, frame: Any) -> str:
+        source = payload["frame"]
+        if action == "filter-rows":
+            conditions = [(self._label(frame, c["column"], f"where[{i}].column", source),
+                           c["op"], c.get("value")) for i, c in enumerate(payload["where"])]
+            return _pandas_code.filter_rows(source, payload.get("into", source), frame,
+                                            conditions)
+        if action == "add-column":
+            try:
+                return _pandas_code.add_column(source, frame, payload["column"],
+                                               payload["expression"])
+            except _expressions.ExpressionError as error:
+                raise _expression_error(error) from None
+        if action == "rename-columns":
+            return _pandas_code.rename_columns(source, frame, self._renames(frame, payload))
+        if action == "drop-columns":
+            return _pandas_code.drop_columns(source, frame,
+                                             self._labels(frame, payload, "columns"))
+        if action == "sort":
+            return _pandas_code.sort(source, frame, self._labels(frame, payload, "by"),
+                                     payload.get("ascending", True))
+        return _pandas_code.group_aggregate(source, payload["into"], frame,
+                                            self._labels(frame, payload, "by"),
+                                            self._aggregations(frame, payload))
+
+    # Dry runs: what a change would do, computed on a copy or a sample (see _dry_run)
+
+    def _dry_run(self, action: str, payload: Payload) -> dict[str, Any]:
+        import numpy as np
+
+        frame = self._frame(payload["frame"])
+        review = getattr(self, "_review_" + action.replace("-", "_"))
+        with np.errstate(all="ignore"):  # a dry run says what happens; the run warns
+            summary, effect, notes = review(frame, payload)
+        into = payload.get("into", payload["frame"])
+        existing = self.frames().get(into)
+        if into != payload["frame"] and existing is not None:
+            notes.append(f"{into} already holds a frame ({_dry_run.number(len(existing))} rows "
+                         f"× {existing.shape[1]} columns): it will be replaced")
+        dry = {"summary": summary, "effect": effect,
+               "code": self._step_code(action, payload, frame)}
+        if notes:
+            dry["note"] = "; ".join(notes)
+        return dry
+
+    def _review_filter_rows(self, frame: Any, payload: Payload) -> Review:
+        import numpy as np
+
+        name, into = payload["frame"], payload.get("into", payload["frame"])
+        part, mask = _dry_run.bounded(lambda rows: _flags(self._mask(rows, payload)), frame)
+        exact, total = part is frame, len(frame)
+        kept = int(mask.sum()) if exact or not len(part) else round(mask.mean() * total)
+        kept_at, dropped_at = np.flatnonzero(mask), np.flatnonzero(~mask)
+        show_dropped = min(len(dropped_at), 2 if len(kept_at) else _dry_run.SHOWN_ROWS)
+        show_kept = min(len(kept_at), _dry_run.SHOWN_ROWS - show_dropped)
+        before_at = sorted([*kept_at[:show_kept], *dropped_at[:show_dropped]])
+        labels = [self._label(frame, c["column"], "where", name) for c in payload["where"]]
+        tables = (_dry_run.shown(frame.iloc[before_at], labels, total=total),
+                  _dry_run.shown(frame.iloc[kept_at[:_dry_run.SHOWN_ROWS]], labels, total=kept))
+        sampled = None if exact else \
+            f"{_dry_run.on_sample(frame, part)}; the row counts are estimates"
+        about = "" if exact else "about "
+        target = name if into == name else f"{name} → {into}"
+        summary = (f"{target}: {_dry_run.number(total)} → {about}{_dry_run.number(kept)} rows, "
+                   f"{frame.shape[1]} columns")
+        effect = _dry_run.effect(name, into, frame, frame.columns, (total, kept),
+                                 sample_tables=tables, sampled=sampled)
+        return summary, effect, []
+
+    def _review_add_column(self, frame: Any, payload: Payload) -> Review:
+        name, column = payload["frame"], payload["column"]
+        part, values = _dry_run.bounded(lambda rows: self._values(rows, payload), frame)
+        changed = part.copy(deep=False)  # copy on write: the frame itself is never changed
+        changed[column] = values
+        dtype, exact = _dtype(changed, column), part is frame
+        replaced = column in frame.columns
+        reads = [label for label in self._reads(frame, payload["expression"]) if label != column]
+        before_columns = [*reads, column] if replaced else reads
+        total = len(frame)
+        tables = (_dry_run.shown(part, before_columns, total=total, only=True),
+                  _dry_run.shown(changed, [*reads, column], total=total, only=True))
+        count = frame.shape[1]
+        notes = []
+        if replaced:
+            old = _dtype(frame, column)
+            notes.append(f"replaces the column {column} ({old} → {dtype})")
+            summary = f"{name}: {_dry_run.number(total)} rows, {count} columns ({column} " \
+                      f"replaced: {old} → {dtype})"
+        else:
+            summary = f"{name}: {_dry_run.number(total)} rows, {count} → " \
+                      f"{changed.shape[1]} columns (adds {column}, {dtype})"
+        effect = _dry_run.effect(name, name, frame, changed.columns, (total, total),
+                                 dtypes={column: dtype}, sample_tables=tables,
+                                 sampled=None if exact else _dry_run.on_sample(frame, part))
+        return summary, effect, notes
+
+    def _review_rename_columns(self, frame: Any, payload: Payload) -> Review:
+        name = payload["frame"]
+        head = frame.head(_dry_run.SHOWN_ROWS)
+        renames = self._renames(frame, payload)
+        renamed = self._renamed(head, payload)
+        total = len(frame)
+        tables = (_dry_run.shown(head, [old for old, _ in renames], total=total),
+                  _dry_run.shown(renamed, [new for _, new in renames], total=total))
+        pairs = {str(old): new for old, new in renames}
+        listed = _dry_run.names([f"{old} → {new}" for old, new in pairs.items()])
+        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} columns " \
+                  f"(renames {listed})"
+        effect = _dry_run.effect(name, name, frame, renamed.columns, (total, total),
+                                 renamed=pairs, sample_tables=tables)
+        return summary, effect, []
+
+    def _review_drop_columns(self, frame: Any, payload: Payload) -> Review:
+        name = payload["frame"]
+        head = frame.head(_dry_run.SHOWN_ROWS)
+        dropped = self._dropped(head, payload)
+        total = len(frame)
+        tables = (_dry_run.shown(head, self._labels(frame, payload, "columns"), total=total),
+                  _dry_run.shown(dropped, total=total))
+        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} → " \
+                  f"{dropped.shape[1]} columns (drops {_dry_run.names(payload['columns'])})"
+        effect = _dry_run.effect(name, name, frame, dropped.columns, (total, total),
+                                 sample_tables=tables)
+        return summary, effect, []
+
+    def _review_sort(self, frame: Any, payload: Payload) -> Review:
+        name, ascending = payload["frame"], payload.get("ascending", True)
+        labels = self._labels(frame, payload, "by")
+
+        def sort(rows: Any) -> Any:
+            return self._sorted(rows, payload)
+
+        part = _dry_run.sample(frame)
+        first = sort(frame).head(_dry_run.SHOWN_ROWS) if part is frame else \
+            _dry_run.first_sorted(frame, labels, ascending, sort)
+        exact = first is not None
+        if first is None:
+            first = sort(part).head(_dry_run.SHOWN_ROWS)
+        total = len(frame)
+        tables = (_dry_run.shown(frame, labels, total=total),
+                  _dry_run.shown(first, labels, total=total))
+        order = "" if ascending else " (descending)"
+        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} columns, sorted by " \
+                  f"{_dry_run.names(payload['by'])}{order}"
+        sampled = None if exact else (f"{_dry_run.on_sample(frame, part, 'sorted')}: the first "
+                                      "rows of the whole frame may differ")
+        effect = _dry_run.effect(name, name, frame, frame.columns, (total, total),
+                                 sample_tables=tables, sampled=sampled)
+        return summary, effect, []
+
+    def _review_group_aggregate(self, frame: Any, payload: Payload) -> Review:
+        name, into = payload["frame"], payload["into"]
+        part, grouped = _dry_run.bounded(lambda rows: self._grouped(rows, payload), frame)
+        exact = part is frame
+        sources = [label for label, _ in self._aggregations(frame, payload).values()]
+        keys = self._labels(frame, payload, "by")
+        total, groups = len(frame), len(grouped)
+        tables = (_dry_run.shown(part, [*keys, *sources], total=total, only=True),
+                  _dry_run.shown(grouped, total=groups))
+        known = {str(label) for label in frame.columns}
+        dtypes = {str(c): str(t) for c, t in grouped.dtypes.items() if str(c) not in known}
+        at_least = "" if exact else "at least "
+        summary = f"{name} → {into}: {_dry_run.number(total)} → {at_least}" \
+                  f"{_dry_run.number(groups)} rows, {frame.shape[1]} → {grouped.shape[1]} columns"
+        sampled = None if exact else (
+            f"{_dry_run.on_sample(frame, part)}; the row counts are estimates (the new frame has "
+            f"at least {_dry_run.number(groups)} rows) and the values shown are the sample's")
+        effect = _dry_run.effect(name, into, frame, grouped.columns, (total, groups),
+                                 dtypes=dtypes, sample_tables=tables, sampled=sampled)
+        return summary, effect, []
+
+    def _reads(self, frame: Any, expression: str) -> list[Any]:
+        """The columns an expression reads, in the frame's order."""
+        import ast
+
+        tree = _expressions.parse(expression, [str(c) for c in frame.columns])
+        callees = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        named = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and id(node) not in callees:
+                named.add(node.id)
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "col":
+                named.add(node.args[0].value)  # type: ignore[attr-defined]
+        return [label for label in frame.columns if isinstance(label, str) and label in named]
 
     # Previews
 
@@ -469,6 +770,30 @@ class DataFramesDomain(SchemaDomain):
         replaces = " (replaces it)" if payload["into"] in self.frames() else ""
         return f"Group {payload['frame']} by {', '.join(payload['by'])} " \
                f"({aggregations}) into {payload['into']}{replaces}"
+
+
+@dataclass(frozen=True)
+class _Step:
+    """A change made: the frame it read, the name it bound, its preview, its code."""
+
+    source: str
+    into: str
+    description: str
+    code: str
+    outside: bool  # the frame read had been changed outside the conversation before
+
+
+def _flags(mask: Any) -> Any:
+    """A mask as a numpy array of booleans (missing is False)."""
+    return mask.to_numpy(dtype=bool, na_value=False)
+
+
+def _dtype(frame: Any, column: str) -> str:
+    """The type of ``frame``'s column ``column`` (the last, when two share the name)."""
+    values = frame[column]
+    if values.ndim == 1:
+        return str(values.dtype)
+    return str(values.dtypes.iloc[-1])
 
 
 def _condition(series: Any, op: str, value: Any) -> Any:

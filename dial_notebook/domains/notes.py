@@ -7,7 +7,9 @@
 | list-notes  | read-only            | ``{}``                               | ``{"notes": [...]}`` |
 | open-poll   | hand-off             | ``{"question", "options": [2..10]}`` | ``{"poll": {...}}``  |
 
-``context()`` is ``<context notes="N"/>``.
+``context()`` is ``<context notes="N"/>``. Undo puts the notes back exactly as they were (an
+added note goes, a removed one returns to its place with its id); ids are never reused, and
+``undoable`` says when a run can no longer be taken back (the note was removed since).
 
     >>> notes = NotesDomain(["buy milk"])
     >>> notes.run("add-note", {"text": "call Sam"})
@@ -49,7 +51,8 @@ class NotesDomain(SchemaDomain):
         @self.action(
             schema=_object({"text": _TEXT}, required=["text"]),
             preview="Add the note '{text}'",
-            undo=lambda payload, result: self._remove(result["id"]),
+            undo=lambda payload, result: self._take_back_add(result),
+            undoable=lambda payload, result: self._can_take_back_add(result),
         )
         def add_note(payload: dict[str, Any]) -> dict[str, Any]:
             """Add a note with the given text."""
@@ -60,6 +63,7 @@ class NotesDomain(SchemaDomain):
             destructive=True,
             preview=lambda payload: f"Remove the note '{self._find(payload['id'])['text']}'",
             undo=lambda payload, result: self._restore(result),
+            undoable=lambda payload, result: self._can_restore(result),
             check=lambda payload: self._check_exists(payload["id"]),
         )
         def remove_note(payload: dict[str, Any]) -> dict[str, Any]:
@@ -114,9 +118,33 @@ class NotesDomain(SchemaDomain):
         self.notes.remove(note)
         return dict(note)
 
+    def _take_back_add(self, added: dict[str, Any]) -> None:
+        reason = self._can_take_back_add(added)
+        if reason is not True:
+            raise ActionError(f"the note cannot be taken back: {reason}", code="not-undoable")
+        self._remove(added["id"])
+
+    def _can_take_back_add(self, added: dict[str, Any]) -> bool | str:
+        note = next((n for n in self.notes if n["id"] == added.get("id")), None)
+        if note is None:
+            return f"note {added.get('id')} was removed since: undo that first"
+        if note["text"] != added.get("text"):
+            return f"note {added.get('id')} holds another text now"
+        return True
+
     def _restore(self, note: dict[str, Any]) -> None:
-        at = sum(1 for other in self.notes if other["id"] < note["id"])
+        reason = self._can_restore(note)
+        if reason is not True:
+            raise ActionError(f"the note cannot be put back: {reason}", code="not-undoable")
+        at = sum(1 for other in self.notes if other["id"] < note["id"])  # the notes keep id order
         self.notes.insert(at, {"id": note["id"], "text": note["text"]})
+
+    def _can_restore(self, note: dict[str, Any]) -> bool | str:
+        if not isinstance(note.get("id"), int) or not isinstance(note.get("text"), str):
+            return "it cannot be undone"
+        if any(other["id"] == note["id"] for other in self.notes):
+            return f"note {note['id']} is there already"
+        return True
 
 
 def _object(properties: dict[str, Any], *, required: Iterable[str] = ()) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from ._contract import (
     SentEvent,
     SuggestionEvent,
     TurnLimitEvent,
+    UndoFailedEvent,
 )
 from ._conversation import Conversation, ConversationBusyError, SayResult
 from ._events import EVENT_TYPES, TRANSIENT_TYPES
@@ -87,6 +88,7 @@ __all__ = [
     "Suggestion",
     "SuggestionEvent",
     "TurnLimitEvent",
+    "UndoFailedEvent",
     "http_executor",
     "load_snapshot",
     "policy_human",

@@ -87,6 +87,7 @@ class SuggestionEvent(TypedDict):
     schema: NotRequired[dict[str, Any]]
     confirmed: NotRequired[bool]
     suspicious: NotRequired[dict[str, list[str]]]
+    dry_run: NotRequired[dict[str, Any]]
 
 
 class OutcomeEvent(TypedDict):
@@ -155,6 +156,15 @@ class PhaticEvent(TypedDict):
     id: NotRequired[str]
 
 
+class UndoFailedEvent(TypedDict):
+    """Undo of a done action did not happen (no longer exact, or the domain's undo raised):
+    the suggestion stays done."""
+
+    type: Literal["undo-failed"]
+    id: str
+    error: str
+
+
 class ProgressEvent(TypedDict):
     """A streamed reply so far (to the callback only, never kept in the transcript)."""
 
@@ -178,11 +188,12 @@ EVENT_SHAPES: dict[str, type] = {
     "sent": SentEvent, "reply": ReplyEvent, "inform": InformEvent, "ask": AskEvent,
     "suggestion": SuggestionEvent, "outcome": OutcomeEvent, "no-reply": NoReplyEvent,
     "turn-limit": TurnLimitEvent, "declare": DeclareEvent, "delegate": DelegateEvent,
-    "phatic": PhaticEvent,
+    "phatic": PhaticEvent, "undo-failed": UndoFailedEvent,
 }
 
 AnyEvent = (SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
-            | NoReplyEvent | TurnLimitEvent | DeclareEvent | DelegateEvent | PhaticEvent)
+            | NoReplyEvent | TurnLimitEvent | DeclareEvent | DelegateEvent | PhaticEvent
+            | UndoFailedEvent)
 
 
 def shape_errors(event: dict[str, Any]) -> list[str]:

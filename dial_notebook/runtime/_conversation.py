@@ -48,6 +48,9 @@ from ._outcomes import Outcome
 from ._ports import Agent, AgentPort, Domain, DomainPort, Human, HumanPort
 from ._reply import handle
 from ._resume import Restored, settle_interrupted
+from ._review import dry_run as review_dry_run
+from ._review import undo as review_undo
+from ._review import undoable
 from ._snapshot import FORMAT, VERSION, SnapshotError, load_snapshot, read_snapshot
 from ._state import Reply, State, running_key
 from ._streaming import StreamProgress
@@ -283,6 +286,41 @@ class Conversation:
         if self._sync is None:
             self._sync = SyncRunner(self)
         return self._sync.run(lambda: self.say(text))
+
+    # -- review and undo -----------------------------------------------------------------
+
+    async def dry_run(self, action: str, payload: Any) -> dict[str, Any] | None:
+        """What ``payload`` would do if ``action`` ran now, as the domain's ``dry_run`` says
+        (for a card being edited): ``{'ok': True, 'summary', 'effect', 'code'?}``, or
+        ``{'ok': False, 'error'}`` when it cannot say (the payload is refused, the dry run
+        raised or took too long); None when the domain has none. Never changes anything.
+
+            await conversation.dry_run("filter-rows", {"frame": "sales", ...})
+        """
+        if self._state.domain.spec(action) is None:
+            return {"ok": False, "error": f"there is no action {action!r}"}
+        check = await self._state.domain.validate(action, payload)
+        if not check.ok:
+            return {"ok": False, "error": str(check.issue().get("hint") or "the payload is "
+                                              "not valid")}
+        return await review_dry_run(self._state, action, payload)
+
+    def undoable(self) -> dict[str, bool | str]:
+        """Every done change the domain can take back: suggestion id → True when Undo would
+        restore exactly what was there, else why not ("sales was changed again since")."""
+        return undoable(self._state)
+
+    async def undo(self, sid: str) -> Outcome | None:
+        """Take back the done action ``sid`` (the domain's ``undo``): its second outcome,
+        ``undone``, is owed to the agent and goes with the next message. When it cannot be
+        undone exactly, or the undo raises, nothing changes: an 'undo-failed' event says why
+        and None is returned. Refused while a say runs.
+
+            outcome = await conversation.undo("sg-1")   # {'status': 'undone', …}
+        """
+        if self._busy:
+            raise ConversationBusyError("Undo waits until the say that is running is over.")
+        return await review_undo(self._state, sid)
 
     # -- saving and carrying on ----------------------------------------------------------
 

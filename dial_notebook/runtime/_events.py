@@ -19,6 +19,11 @@
     phatic       signal, interval, id (those present)   (full_dial: <dial-phatic>)
     no-reply     turn, error
     turn-limit   turns
+    undo-failed  id, error                              (Undo of a done action did not happen)
+
+A suggestion event of a mutating action may carry ``dry_run``: what it would do, as the
+domain says ({ok, summary, effect, code} or {ok: false, error}; _review.py). An outcome
+``undone`` is a second, later outcome of a done suggestion (the person took it back).
 
 and kinds the callback gets but the transcript does not keep (``TRANSIENT_TYPES``):
 
@@ -44,7 +49,7 @@ TRANSIENT_TYPES = ("progress", "running")
 
 EVENT_TYPES = (
     "sent", "reply", "inform", "ask", "suggestion", "outcome", "no-reply", "turn-limit",
-    "declare", "delegate", "phatic",
+    "declare", "delegate", "phatic", "undo-failed",
 )
 
 Event = dict[str, Any]

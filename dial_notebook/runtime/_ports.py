@@ -18,6 +18,11 @@ naming it, and the turn loop calls every method the same way:
             context()                     -> str
             declare(key, value)           optional: told each fact the agent declares
                                           (<dial-declare>, with full_dial)
+            dry_run(action, payload)      optional: what the proposal would do, for its card
+                                          (a dict; never changes state; bounded: _review.py)
+            undo(action, payload, result) optional: takes a done run back (Undo → 'undone')
+            undoable(action, payload, result)
+                                          optional: True, or why it can no longer be undone
     human   decide(suggestion)            -> {'accept': True} | {'dismiss': True} | {'edit': p}
                                              | {'say': text}           (required)
             answer(ask)                   -> text, '' or None
@@ -210,6 +215,9 @@ class DomainPort:
         self._preview = _method(domain, "preview")
         self._context = _method(domain, "context")
         self._declare = _method(domain, "declare")
+        self.dry_run_of = _method(domain, "dry_run")
+        self.undo_of = _method(domain, "undo")
+        self.undoable_of = _method(domain, "undoable")
 
     def spec(self, action: str) -> ActionSpec | None:
         """The action's spec, or None when the domain has no such action."""

@@ -74,6 +74,8 @@ class State:
     #: {'id', 'action', 'preview', 'fields', 'begun' (False: a step of a running block that
     #: has not started), 'reply', 'item'}.
     running: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Done runs of mutating actions that may be undone, by suggestion id (_review.DoneRun).
+    done_runs: dict[str, Any] = field(default_factory=dict)
     #: A restored conversation's shown-back proposal, by id: (Suggestion, refusals so far);
     #: ``person_decides`` takes it up instead of starting afresh.
     resumed: dict[str, tuple[Any, int]] = field(default_factory=dict)

@@ -33,6 +33,7 @@ from ..dial import Declare, Payload, Suggest
 from ._budget import EDIT_SECONDS, Budget, spending
 from ._outcomes import ended, failure, returned, timed_out
 from ._ports import ActionSpec
+from ._review import DoneRun, dry_run, remember_done
 from ._state import Reply
 from ._values import Suggestion
 from ._work import TimedOut, on_end, until_done
@@ -203,6 +204,8 @@ class _Life:
         self.preview: str | None = None
         #: The run has started: from then on it reports its own outcome, however it ends.
         self.started = False
+        #: The action changes something (its done run may be undone).
+        self.mutates = False
 
     def settle(self, status: str, **fields: Any) -> None:
         self.reply.settle(self.sid, self.action, status, self.preview or "", **fields)
@@ -213,6 +216,7 @@ class _Life:
         if spec is None:
             self.settle("invalid", **_unknown(self.action))
             return
+        self.mutates = spec.mutates and not spec.handoff
         payload, unreadable = payload_of(self.suggest, self.declare)
         if self.reply.moved_on:
             self.preview = await domain.preview(self.action, payload)
@@ -231,9 +235,12 @@ class _Life:
             id=self.sid, action=self.action, text=self.suggest.text, payload=payload,
             preview=self.preview, destructive=spec.destructive,
         )
-        self.state.events.emit(
-            {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
-        )
+        event = {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
+        if spec.mutates and not spec.handoff:  # what it would do, for the person deciding
+            effect = await dry_run(self.state, self.action, payload)
+            if effect is not None:
+                event["dry_run"] = effect
+        self.state.events.emit(event)
         await self._decide_or_run(spec, suggestion)
 
     async def _decide_or_run(self, spec: ActionSpec, suggestion: Suggestion) -> None:
@@ -277,6 +284,9 @@ class _Life:
             # worker thread goes on, and its result is real
             on_end(running, lambda ok, value: self.settle_ended(ok, value, status, extra))
             raise
+        if status == "done" and self.mutates:  # a change the person may take back (Undo)
+            remember_done(self.state, self.sid, DoneRun(self.action, payload, result,
+                                                        self.preview or ""))
         self.settle(status, **returned(result), **extra)
 
     def settle_ended(self, ok: bool, value: Any, status: str, extra: dict[str, Any]) -> None:

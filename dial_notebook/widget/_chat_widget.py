@@ -136,6 +136,11 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
     schemas = traitlets.Dict(help="JSON Schema per action, for the edit form.").tag(sync=True)
     usage = traitlets.Dict(help="Tokens the agent reported: {turns, input, output, total} "
                                 "({} when it reports none).").tag(sync=True)
+    undoable = traitlets.Dict(help="Done changes Undo can take back: suggestion id → true, or "
+                                   "why not.").tag(sync=True)
+    code = traitlets.Unicode("", help="The code of every accepted, not-undone step, as one "
+                                      "script (the domain's code(), when it has one).").tag(
+        sync=True)
     title = traitlets.Unicode("").tag(sync=True)
 
     #: The runtime refuses a blocking say on a human that needs the loop to run.
@@ -328,6 +333,50 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         task.cancel()
         return True
 
+    def undo(self, sid: str) -> asyncio.Task[Any]:
+        """Take back the done action ``sid`` (the Undo button): its card turns "Undone" and
+        the agent is told with the next message; when it can no longer be undone exactly, the
+        card says why and nothing changes. Returns the task.
+
+            task = chat.undo("sg-1")
+        """
+        return self._start(self._use_loop(), self._undo(str(sid)))
+
+    async def _undo(self, sid: str) -> Any:
+        if self._turns is None:
+            self._turns = asyncio.Lock()
+        async with self._turns:  # after the say that is running, if one is
+            try:
+                return await self._conversation.undo(sid)
+            except KeyError:
+                return None  # a stale click: it was undone already
+            finally:
+                self._refresh_review()
+
+    async def _dry_run(self, token: str, payload: Any) -> None:
+        """The dry run of the payload being edited on the pending card, to the front end."""
+        action = str(self.pending.get("action") or "")
+        result = await self._conversation.dry_run(action, payload)
+        if self.pending.get("token") == token:
+            self.send(json_safe({"type": "dry-run", "token": token, "payload": payload,
+                                 "result": result}))
+
+    def _refresh_review(self) -> None:
+        """What Undo can take back, and the code so far (after every outcome)."""
+        undoable = getattr(self._conversation, "undoable", None)
+        if callable(undoable):
+            offered = json_safe(undoable())
+            if offered != self.undoable:
+                self.undoable = offered
+        script = getattr(self.domain, "code", None)
+        if callable(script):
+            try:
+                code = script()
+            except Exception:
+                code = None
+            if isinstance(code, str) and code != self.code:
+                self.code = code
+
     def retry(self) -> asyncio.Task[Any]:
         """Send again what the agent has not heard after a ``no-reply``.
 
@@ -462,7 +511,11 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._unsent = ""
         if kind == "suggestion":
             self._learn_schema(str(event.get("action") or ""))
-        self._append(event)
+        from ._vegalite import with_chart  # a Vega-Lite chart, drawn here as a PNG (_vegalite.py)
+
+        self._append(with_chart(event))  # the widget's copy; the runtime's event stays as it is
+        if kind in ("outcome", "undo-failed"):
+            self._refresh_review()
         if kind in ("reply", "no-reply"):
             # after the reply itself, so the front end swaps the streamed bubble for it at once
             self.thinking = False
@@ -553,6 +606,14 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self.retry()
         elif kind == "stop":
             self.stop()
+        elif kind == "undo":
+            if isinstance(content.get("id"), str):
+                self.undo(content["id"])
+        elif kind == "dry-run":
+            token = content.get("token")
+            if (isinstance(token, str) and token == self.pending.get("token")
+                    and self.pending.get("kind") == "decide" and "payload" in content):
+                self._start(self._use_loop(), self._dry_run(token, content["payload"]))
         elif kind == "sync":
             # a view that missed an append (or loaded after one) asks for the whole trait
             if content.get("length") != len(self.transcript):

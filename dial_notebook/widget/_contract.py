@@ -4,18 +4,21 @@ The front end mirrors these in ``js/src/contract.js``; the runtime's events are 
 ``dial_notebook.runtime._contract``.
 
     traits   transcript  runtime events + PersonEntry + ErrorEntry + StoppedEntry +
-                         ResumedEntry (grown by AppendMessage, never re-sent whole)
+                         ResumedEntry (grown by AppendMessage, never re-sent whole); a chart
+                         inform gets ``chart`` (ChartDrawn | ChartNotDrawn), and so does the
+                         result of an outcome holding ``vega_lite`` (WIDGET_FIELDS)
              pending     PendingDecision | PendingAnswer | {}
              questions   QuestionsRequest | {}        (ask_user's panel)
              usage       Usage | {}
+             undoable    {suggestion id: True | why not}     code   str (every kept step)
     front end ─▶ kernel  DecideMessage, AnswerMessage, SayMessage, RetryMessage, StopMessage,
-                         PingMessage, SyncMessage, QuestionsMessage
-    kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage
+                         PingMessage, SyncMessage, QuestionsMessage, UndoMessage, DryRunMessage
+    kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage, DryRunResultMessage
 
     >>> sorted(FRONT_END_MESSAGES)
-    ['answer', 'decide', 'ping', 'questions', 'retry', 'say', 'stop', 'sync']
+    ['answer', 'decide', 'dry-run', 'ping', 'questions', 'retry', 'say', 'stop', 'sync', 'undo']
     >>> sorted(KERNEL_MESSAGES)
-    ['append', 'pong', 'progress']
+    ['append', 'dry-run', 'pong', 'progress']
 """
 
 # no ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
@@ -139,6 +142,31 @@ class StopMessage(TypedDict):
     type: Literal["stop"]
 
 
+class UndoMessage(TypedDict):
+    """Undo on a done card: take the action ``id`` back (``chat.undo``)."""
+
+    type: Literal["undo"]
+    id: str
+
+
+class DryRunMessage(TypedDict):
+    """The payload being edited on the pending card (``token``): what would it do?"""
+
+    type: Literal["dry-run"]
+    token: str
+    payload: Any
+
+
+class DryRunResultMessage(TypedDict):
+    """The kernel's answer to a DryRunMessage: ``result`` as a suggestion's ``dry_run``
+    ({ok, summary, effect, code} or {ok: false, error}), None when the domain has none."""
+
+    type: Literal["dry-run"]
+    token: str
+    payload: Any
+    result: dict[str, Any] | None
+
+
 class SyncMessage(TypedDict):
     """A view's transcript has ``length`` events; the kernel re-sends the trait if not all."""
 
@@ -192,12 +220,35 @@ class ProgressMessage(TypedDict):
 FRONT_END_MESSAGES: dict[str, type] = {
     "decide": DecideMessage, "answer": AnswerMessage, "say": SayMessage,
     "retry": RetryMessage, "stop": StopMessage, "ping": PingMessage, "sync": SyncMessage,
-    "questions": QuestionsMessage,
+    "questions": QuestionsMessage, "undo": UndoMessage, "dry-run": DryRunMessage,
 }
 
 #: ``type`` → the shape of the messages the kernel sends.
 KERNEL_MESSAGES: dict[str, type] = {
     "pong": PongMessage, "append": AppendMessage, "progress": ProgressMessage,
+    "dry-run": DryRunResultMessage,
+}
+
+class ChartDrawn(TypedDict):
+    """A Vega-Lite chart drawn in the kernel (``_vegalite.py``): the PNG as a data: URL, its
+    size in CSS pixels (the image has twice as many), and its alternative text."""
+
+    src: str
+    width: int
+    height: int
+    alt: str
+
+
+class ChartNotDrawn(TypedDict):
+    """Why a Vega-Lite chart was not drawn (refused, vl-convert missing, too slow, broken)."""
+
+    error: str
+
+
+#: What the widget adds to its copy of a runtime event: ``type`` → field → its shapes (the
+#: runtime's event itself is left as it is).
+WIDGET_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "inform": {"chart": (ChartDrawn, ChartNotDrawn)},
 }
 
 #: ``type`` → the shape of the entries the widget itself adds to the transcript.

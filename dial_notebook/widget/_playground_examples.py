@@ -72,11 +72,12 @@ _INFORMS = (
        {"id": 2, "text": "call Sam", "done": true}]
     </dial-payload>
   </dial-inform>"""),
-    _inform("chart", "chart my notes per list", "A chart travels as data (here a Vega-Lite "
-            "spec); the surface decides how to draw it.", """
+    _inform("chart", "chart my notes per list", "A chart travels as data: a Vega-Lite spec "
+            "with its rows inline as values (a url is refused). The notebook draws it in the "
+            "kernel, as an image.", """
   <dial-inform id="per-list" render="chart">
     Notes per list.
-    <dial-payload type="application/json">
+    <dial-payload type="application/vnd.vegalite+json">
       {"$schema": "https://vega.github.io/schema/vega-lite/v5.json",
        "mark": "bar",
        "data": {"values": [{"list": "groceries", "notes": 3}, {"list": "people", "notes": 1}]},

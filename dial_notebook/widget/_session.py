@@ -37,6 +37,7 @@ from dial_notebook.runtime._snapshot import SnapshotError, load_snapshot, save_s
 
 from ._contract import WIDGET_ENTRIES
 from ._serialise import json_safe
+from ._vegalite import with_chart
 
 #: The folder, beside the notebook, where named sessions are kept.
 FOLDER = ".dial"
@@ -87,13 +88,15 @@ def surface_of(transcript: list[dict[str, Any]], **extra: Any) -> dict[str, Any]
 
 def widget_transcript(saved: dict[str, Any]) -> list[dict[str, Any]]:
     """The widget's transcript of a saved session: the runtime's events with the widget's own
-    entries back in their places (just the runtime's events when it has none).
+    entries back in their places (just the runtime's events when it has none), and each
+    Vega-Lite chart drawn again (the file holds the runtime's events, without the image).
 
         >>> widget_transcript({"transcript": [{"type": "sent", "turn": 1, "message": "hi"}],
         ...                    "surface": {"entries": [[0, {"type": "person", "text": "hi"}]]}})
         [{'type': 'person', 'text': 'hi'}, {'type': 'sent', 'turn': 1, 'message': 'hi'}]
     """
-    events = [json_safe(event) for event in saved.get("transcript") or []]
+    # the runtime's events as the widget holds them: a chart drawn (_vegalite.py)
+    events = [json_safe(with_chart(event)) for event in saved.get("transcript") or []]
     surface = saved.get("surface")
     entries = surface.get("entries", []) if isinstance(surface, dict) else []
     if not isinstance(entries, list):

@@ -64,6 +64,7 @@ STATUS_LABEL = {
     "pending": "Waiting for you", "proposed": "Proposed", "done": "Done", "failed": "Failed",
     "dismissed": "Dismissed", "superseded": "Superseded", "handed-off": "Handed off",
     "invalid": "Invalid", "skipped": "Skipped", "confirmed": "Confirmed", "running": "Running",
+    "undone": "Undone",
 }
 
 _IMAGE_SIGNATURES = (
@@ -169,6 +170,8 @@ class _Item:
     pending: Mapping[str, Any] | None = None
     status: str = ""
     retry: bool = False
+    #: A done card's later outcome 'undone' (Undo took it back; the done result stays shown).
+    undone: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -226,6 +229,9 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
                 block.steps[str(event.get("id"))] = event
             elif card is not None and card.outcome is None and not card.steps:
                 card.outcome = event
+            elif (card is not None and event.get("status") == "undone" and card.undone is None
+                  and card.outcome is not None and card.outcome.get("status") == "done"):
+                card.undone = event
             elif event.get("status") != "skipped":
                 items.append(_Item("status", event, index))
             # a skipped proposal without a card of its own: its 'skipped' note says why
@@ -236,7 +242,7 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
             if wire is not None:
                 wire.outcome = event
             end_turn()
-        elif kind in ("turn-limit", "error", "stopped", "resumed"):
+        elif kind in ("turn-limit", "error", "stopped", "resumed", "undo-failed"):
             items.append(_Item("status", event, index))
         elif kind == "sent":
             end_turn()
@@ -256,7 +262,8 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
             mine = (decide is not None and str(decide.get("id")) == str(item.event.get("id"))
                     and cards.get(str(decide.get("id"))) is item)
             item.pending = decide if mine else None
-            item.status = (str(item.outcome.get("status")) if item.outcome is not None
+            item.status = ("undone" if item.undone is not None
+                           else str(item.outcome.get("status")) if item.outcome is not None
                            else "pending" if mine
                            else _block_status(item) if item.event.get("kind") == "execute"
                            else "proposed")
@@ -347,8 +354,24 @@ def _inform_body(event: Mapping[str, Any], render: str, budget: _Budget) -> str:
         return ((prose if has_payload else "")
                 + _images(images, budget))
     if render == "chart":
-        return prose + _chart(payload, text, has_payload, budget)
+        chart = event.get("chart")
+        return prose + (_drawn_chart(chart, payload, budget) if isinstance(chart, Mapping)
+                        else _chart(payload, text, has_payload, budget))
     return prose + (_json_block(payload) if has_payload else "")
+
+
+def _drawn_chart(chart: Mapping[str, Any] | None, spec: Any, budget: _Budget) -> str:
+    """A Vega-Lite chart as the kernel drew it (``_vegalite.py``): the PNG at its size, or why
+    it was not drawn with the spec collapsed (js/src/inform.js: chartOf)."""
+    if chart is not None and isinstance(chart.get("src"), str):
+        size = tuple(min(int(n), 4000) if isinstance(n, int | float) and not isinstance(
+            n, bool) and n > 0 else None for n in (chart.get("width"), chart.get("height")))
+        return _image({"src": chart["src"], "alt": _string(chart.get("alt")) or "A chart"},
+                      budget, size=size, chart=True)
+    why = (_string(chart.get("error")) if chart is not None else "") or \
+        "Vega-Lite chart (not drawn here)"
+    return (f'<div class="dial-note dial-chart-error">{_text(why, 2000)}</div>'
+            + _details("Vega-Lite specification", _json_block(spec), "dial-chart-spec"))
 
 
 def _chart(payload: Any, text: str, has_payload: bool, budget: _Budget) -> str:
@@ -590,6 +613,10 @@ def _status(item: _Item, _budget: _Budget) -> str:
         return (f'<div class="dial-status-line dial-outcome-{_name(status)}" '
                 f'data-dial-outcome="{_e(_clip(event.get("id"), 200))}">'
                 f"{_e(' — '.join(bits))}</div>")
+    if kind == "undo-failed":
+        line = (f"Undo of {_string(event.get('id'))} did not happen: "
+                f"{_string(event.get('error'))}")
+        return f'<div class="dial-status-line dial-error">{_text(line, 2000)}</div>'
     if kind == "stopped":
         line = '<div class="dial-status-line dial-stopped">Stopped.</div>'
         partial = event.get("partial")
@@ -721,6 +748,10 @@ def _result_nodes(result: Any, budget: _Budget) -> list[str]:
     def captioned(text: str) -> list[str]:
         return [f'<div class="dial-result-caption">{_text(text, 2000)}</div>'] if text else []
 
+    spec = result.get("vega_lite")
+    if isinstance(spec, Mapping):
+        chart = result.get("chart")
+        return [_drawn_chart(chart if isinstance(chart, Mapping) else None, spec, budget)]
     media = result.get("media")
     if isinstance(media, list) and media:
         return [*captioned(caption), _images(media, budget)]
@@ -854,7 +885,8 @@ def _images(items: list[Any], budget: _Budget) -> str:
     return shown + (f'<div class="dial-more">+{more:,} more images</div>' if more > 0 else "")
 
 
-def _image(item: Any, budget: _Budget) -> str:
+def _image(item: Any, budget: _Budget, *, size: tuple[int | None, ...] = (None, None),
+           chart: bool = False) -> str:
     """An image, inline only: a well-formed base64 PNG, JPEG, GIF or WebP data: URL. Anything
     else (http(s), javascript:, data:text/html, SVG …) becomes a note: nothing is fetched."""
     src = item if isinstance(item, str) else (
@@ -876,9 +908,12 @@ def _image(item: Any, budget: _Budget) -> str:
         return _blocked("not an inline PNG, JPEG, GIF or WebP image", src)
     budget.images -= len(src)
     data = src[src.index(",") + 1:]
-    figure = (f'<figure class="dial-figure"><img src="data:image/{kind};base64,{data}" '
-              f'alt="{_e(_clip(alt, 400))}">')
-    if alt:
+    sized = "".join(f' {name}="{n}"' for name, n in zip(("width", "height"), size,
+                                                         strict=False) if n is not None)
+    classes = "dial-figure dial-chart" if chart else "dial-figure"
+    figure = (f'<figure class="{classes}"><img src="data:image/{kind};base64,{data}" '
+              f'alt="{_e(_clip(alt, 400))}"{sized}>')
+    if alt and not chart:  # a chart's alt is the inform's words, shown above it
         figure += f"<figcaption>{_text(alt, 400)}</figcaption>"
     return figure + "</figure>"
 
@@ -1215,6 +1250,7 @@ body[data-jp-theme-light="true"] {_S} {{{_LIGHT} }}
   border-radius: 6px; margin: 0; }}
 {_S} .dial-figure figcaption {{ color: var(--dial-fg-muted); font-size: 12px;
   margin-top: 2px; }}
+{_S} .dial-chart img {{ max-height: none; height: auto; background: #fff; }}
 {_S} .dial-table-wrap {{ margin-top: 6px; max-width: 100%; max-height: 420px; overflow: auto;
   border: 1px solid var(--dial-border-soft); border-radius: 6px; }}
 {_S} table.dial-table {{ border-collapse: collapse; width: max-content; min-width: 100%;

@@ -1,12 +1,14 @@
 // @ts-check
 // A suggestion card: the action, its preview (after an edit, what ran), the agent's words, the
-// steps of an execute block, and then Accept / Edit / Dismiss while it waits for the person, or
-// its outcome once it has one. A click sends {type: 'decide', token, decision, payload?}; what
-// happens next is the kernel's to decide (the card only shows what it is told).
+// steps of an execute block, and then what it will do (its dry run, review.js) over Accept /
+// Edit / Dismiss while it waits for the person, or its outcome once it has one (with the code
+// that ran, and Undo). A click sends {type: 'decide', token, decision, payload?}; what happens
+// next is the kernel's to decide (the card only shows what it is told).
 
 import { button, h, revealedNodes } from "./dom.js";
 import { editor } from "./editor.js";
 import { resultNodes } from "./inform.js";
+import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
 import { resultText, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -29,6 +31,7 @@ export const STATUS_LABEL = {
   skipped: "Skipped",
   confirmed: "Confirmed",
   running: "Running",
+  undone: "Undone",
 };
 
 /**
@@ -101,8 +104,16 @@ export function suggestionCard(view, item) {
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
-  if (waiting(item)) card.append(decisionPart(view, item, preview, destructive));
-  else if (item.outcome) card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited) }));
+  if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
+  else if (item.outcome) {
+    card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
+    const code = codeOf(item.outcome.result);
+    if (code && (item.status === "done" || item.status === "undone")) card.append(codeBlock(view, `${event.id}:code`, code));
+    card.append(...undoPart(view, item, preview));
+  } else {
+    const dry = dryRunSection(view, item); // not decided yet (nor waiting here): what it would do
+    if (dry) card.append(dry);
+  }
   for (const ack of item.acks) {
     card.append(h("div", { className: "dial-card-ack", "data-dial-ack-of": String(event.id) },
       h("span", { className: "dial-card-ack-who" }, "Agent: "), String(ack.text || "")));
@@ -119,12 +130,23 @@ function waiting(item) {
 }
 
 /**
- * While the card waits: the editor (opened by Edit, or once by a new refusal), else Accept /
+ * The code of what ran, from a done result's `code`.
+ * @param {Json} result
+ */
+function codeOf(result) {
+  return result && typeof result === "object" && !Array.isArray(result) && typeof result.code === "string"
+    && result.code.trim() ? result.code : "";
+}
+
+/**
+ * While the card waits: what it will do (its dry run, for the edit too), then the editor
+ * (opened by Edit, or once by a new refusal; the dry run sits above its Save), else Accept /
  * Edit / Dismiss.
  * @param {ViewState} view
  * @param {SuggestionItem & {pending: import("./contract.js").DecidePending}} item
  * @param {string} preview
  * @param {boolean} destructive
+ * @returns {HTMLElement[]}
  */
 function decisionPart(view, item, preview, destructive) {
   const draft = draftFor(view, item);
@@ -133,8 +155,12 @@ function decisionPart(view, item, preview, destructive) {
     draft.issueSeen = item.pending.token; // a new refusal opens the editor once
     draft.open = true;
   }
-  if (draft.open) return editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }));
-  return h("div", { className: "dial-buttons" },
+  const dry = dryRunSection(view, item);
+  if (draft.open) {
+    return [editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }),
+      { aside: dry, onEdit: () => edited(view, item, draft) })];
+  }
+  const buttons = h("div", { className: "dial-buttons" },
     button("Accept", "accept", () => decide(view, item, "accept"),
       { kind: destructive ? "dial-danger" : "dial-primary", aria: `Accept: ${preview}` }),
     button("Edit", "edit", () => {
@@ -142,6 +168,7 @@ function decisionPart(view, item, preview, destructive) {
       view.refresh(item, { focusEditor: true });
     }, { aria: `Edit: ${preview}` }),
     button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` }));
+  return dry ? [dry, buttons] : [buttons];
 }
 
 /**
@@ -207,16 +234,22 @@ function stepOutcome(outcome) {
 }
 
 /**
- * A card's outcome: Done with its result, Failed with error and hint, Dismissed, ….
+ * A card's outcome: Done with its result (struck through once undone, and the undo said
+ * after it), Failed with error and hint, Dismissed, ….
  * @param {OutcomeEvent} outcome
- * @param {{editedShown?: boolean}} [options]
+ * @param {{editedShown?: boolean, undone?: OutcomeEvent | null}} [options]
+ * @returns {HTMLElement}
  */
-function outcomeLine(outcome, { editedShown = false } = {}) {
+function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
   const status = String(outcome.status);
-  const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
+  const line = h("div", { className: `dial-outcome dial-outcome-${status}${undone ? " dial-outcome-taken-back" : ""}` });
   if (status === "done") {
     line.append(h("strong", {}, "Done"));
-    const body = /** @type {HTMLElement[]} */ (resultNodes(outcome.result).filter(Boolean));
+    const result = outcome.result && typeof outcome.result === "object" && !Array.isArray(outcome.result)
+      && typeof outcome.result.code === "string"
+      ? Object.fromEntries(Object.entries(outcome.result).filter(([key]) => key !== "code")) // shown below, as code
+      : outcome.result;
+    const body = /** @type {HTMLElement[]} */ (resultNodes(result).filter(Boolean));
     const inline = body.length === 1 && body[0].classList.contains("dial-result");
     if (inline) line.append(body[0]);
     else if (body.length) line.append(h("div", { className: "dial-result-body", "data-dial-result": "" }, body));
@@ -234,5 +267,9 @@ function outcomeLine(outcome, { editedShown = false } = {}) {
     if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
   }
   if (outcome.edited && !editedShown) line.append(h("span", { className: "dial-edited" }, " (edited)"));
-  return line;
+  if (!undone) return line;
+  const said = summarise(undone.hint || resultText(undone.result) || "", 300);
+  return h("div", { className: "dial-outcomes" }, line,
+    h("div", { className: "dial-outcome dial-outcome-undone", "data-dial-undone": "" },
+      h("strong", {}, "Undone"), h("span", {}, said ? ` — ${said}` : " — taken back")));
 }

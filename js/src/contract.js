@@ -6,11 +6,12 @@
 // custom messages each way. js/test/contract.test.mjs reads a transcript the kernel made.
 //
 //   traits in:    transcript (grown by 'append', never re-sent whole), pending, thinking,
-//                 running, queued, schemas, title, usage, questions, provider_note
+//                 running, queued, schemas, title, usage, questions, provider_note, code,
+//                 undoable
 //   messages out: decide · answer (+ one buffer for a file) · say · retry · stop · ping · sync
-//                 · questions
+//                 · questions · dry-run (the person's edit, to be tried) · undo
 //   messages in:  pong (the kernel still holds this widget) · append (new events) · progress
-//                 (a reply being streamed)
+//                 (a reply being streamed) · dry-run (what the edit would do)
 //
 // The kernel's values are JSON; a field the kernel may leave out is optional here, and the
 // code reads every one defensively (agent text is untrusted, and so is its shape).
@@ -37,8 +38,15 @@ export {};
  *   act?: 'inform' | 'acknowledge' | 'skipped' | 'addressed-elsewhere' | 'unread' | string,
  *   of?: string, render?: string, payload?: Json,
  *   element?: string, id?: string | null, observe?: string | null, reason?: string,
- *   addressed_to?: string,
+ *   addressed_to?: string, chart?: Chart,
  * }} InformEvent
+ */
+
+/**
+ * A Vega-Lite chart the kernel drew (widget/_vegalite.py; not the runtime's: the widget adds it
+ * to its copy of a chart inform, and to an action's result holding `vega_lite`): the PNG as a
+ * data: URL with its size in CSS pixels, or why it was not drawn.
+ * @typedef {{src: string, width: number, height: number, alt: string} | {error: string}} Chart
  */
 
 /** @typedef {{value: string, label: string, default: boolean, disabled: boolean}} AskOption */
@@ -53,6 +61,34 @@ export {};
 /** @typedef {{id: string, env?: string, label?: string | null, command?: string}} Step */
 
 /**
+ * A table as the domains send it (a result's `table`, a dry run's sample): the first rows,
+ * their index labels, and how many rows the whole has.
+ * @typedef {{columns: Json[], index?: Json[], rows: Json[][], total_rows?: number}} Table
+ */
+
+/**
+ * What a data-frames proposal would do: the frame (and the one it writes `into`), rows and
+ * columns [before, after] (before null: a new frame), the columns added, removed and renamed
+ * (old -> new), the dtypes of new or changed columns, a sample before and after, and why the
+ * sample is a sample (`sampled`) or null.
+ * @typedef {{
+ *   frame?: string, into?: string, rows?: [number | null, number], columns?: [number | null, number],
+ *   added?: string[], removed?: string[], renamed?: {[old: string]: string},
+ *   dtypes?: {[column: string]: string}, sample?: {before?: Table | null, after?: Table | null},
+ *   sampled?: string | null,
+ * }} FramesEffect
+ */
+
+/**
+ * What the domain says a proposal would do, made before the person decides (the runtime's
+ * _review.py): what it does in a sentence, its effect (a FramesEffect for data frames; any
+ * JSON for other domains), the code it amounts to, a note; or why it could not say (`ok`
+ * false: the card says so and the buttons work as ever).
+ * @typedef {{ok: true, summary?: string, effect?: Json, code?: string, note?: string}
+ *   | {ok: false, error: string}} DryRun
+ */
+
+/**
  * A valid proposal; an execute block (full_dial) is one too, with kind 'execute', payload
  * {steps}, the steps' schema, `confirmed` (offered because a confirm was answered yes) and
  * `suspicious` (step id -> hidden characters named 'U+202E').
@@ -61,13 +97,14 @@ export {};
  *   preview: string, destructive: boolean, mutates: boolean,
  *   issue?: {[key: string]: Json}, edits_left?: number,
  *   kind?: 'execute', schema?: JsonSchema, confirmed?: boolean,
- *   suspicious?: {[stepId: string]: string[]},
+ *   suspicious?: {[stepId: string]: string[]}, dry_run?: DryRun,
  * }} SuggestionEvent
  */
 
 /**
  * What became of a proposal (or of one step of an execute block: `block`, `command`; or of a
- * delegation: `to`, `resume`).
+ * delegation: `to`, `resume`). A done proposal the person took back gets a second, later
+ * outcome with status 'undone'; a done result may carry `code` (the code of what ran).
  * @typedef {{
  *   type: 'outcome', id: string, action: string, status: string, preview: string,
  *   result?: Json, error?: string, code?: string | null, field?: string | null,
@@ -86,6 +123,8 @@ export {};
  */
 
 /** @typedef {{type: 'phatic', signal: string, interval?: number, id?: string}} PhaticEvent */
+/** An Undo that did not happen (the suggestion stays done).
+ *  @typedef {{type: 'undo-failed', id: string, error: string}} UndoFailedEvent */
 /** @typedef {{type: 'no-reply', turn: number, error: string}} NoReplyEvent */
 /** @typedef {{type: 'turn-limit', turns: number}} TurnLimitEvent */
 
@@ -102,7 +141,7 @@ export {};
 /**
  * @typedef {SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
  *   | DeclareEvent | DelegateEvent | PhaticEvent | NoReplyEvent | TurnLimitEvent | PersonEvent
- *   | ErrorEvent | StoppedEvent | ResumedEvent} TranscriptEvent
+ *   | ErrorEvent | StoppedEvent | ResumedEvent | UndoFailedEvent} TranscriptEvent
  */
 
 // ---- what the person is asked now ---------------------------------------------------------------
@@ -146,10 +185,13 @@ export {};
 /** Tokens the agent reported, summed. @typedef {{turns: number, input?: number, output?: number, total?: number}} Usage */
 
 /**
+ * `code`: one script of every accepted step not undone ('' when none); `undoable`: for done
+ * suggestions, id -> true (Undo is offered) or why it cannot be undone.
  * @typedef {{
  *   transcript: TranscriptEvent[], pending: Pending | {}, thinking: boolean, running: boolean,
  *   queued: string[], schemas: {[action: string]: JsonSchema}, title: string,
  *   usage: Usage | {}, questions: QuestionsRequest | {}, provider_note: string,
+ *   code: string, undoable: {[id: string]: true | string},
  * }} Traits
  */
 
@@ -165,14 +207,19 @@ export {};
  * @typedef {{type: 'ping', id: string}} PingMessage
  * @typedef {{type: 'sync', length: number}} SyncMessage
  * @typedef {{type: 'questions', token: string, answers: AnswerItem[]}} QuestionsMessage
+ * @typedef {{type: 'dry-run', token: string, payload: Json}} DryRunMessage
+ * @typedef {{type: 'undo', id: string}} UndoMessage
  * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | StopMessage | PingMessage
- *   | SyncMessage | QuestionsMessage} MessageOut
+ *   | SyncMessage | QuestionsMessage | DryRunMessage | UndoMessage} MessageOut
  * @typedef {{type: 'pong', id: string}} PongMessage
  * @typedef {{type: 'append', start: number, events: TranscriptEvent[]}} AppendMessage
  * @typedef {{
  *   type: 'progress', turn: number, writing: string | null, at?: number, text?: string,
  *   prose?: string,
  * }} ProgressMessage
+ * The kernel's answer to a DryRunMessage: its token and payload, echoed, and the dry run
+ * (null when the domain has none for it).
+ * @typedef {{type: 'dry-run', token: string, payload: Json, result: DryRun | null}} DryRunResultMessage
  */
 
 /**

@@ -2,6 +2,8 @@
 // The editor on a waiting card: the payload as a form (when the action's schema allows one) or
 // as JSON, with the kernel's refusal of the last edit placed on the fields it names. Save sends
 // the edited payload (the card sends {type: 'decide', decision: 'edit', payload}); Cancel (or Escape) closes it; Ctrl/⌘+Enter saves.
+// After every change of the payload, onEdit (the card asks what the edit would do); `aside`
+// (the card's "What it will do") sits above Save.
 //
 //   draft.view  'form' ⇄ 'json'   (switching to the form parses the JSON first; bad JSON stays)
 //   draft.local  the form's own errors: Save is refused while there are any
@@ -20,7 +22,7 @@ import { normalisePath } from "./text.js";
  * The editor of one card, and what its parts share.
  * @typedef {{
  *   view: ViewState, item: SuggestionItem & {pending: DecidePending}, draft: Draft, box: HTMLElement,
- *   onSave: (payload: import("./contract.js").Json) => void,
+ *   onSave: (payload: import("./contract.js").Json) => void, onEdit: () => void,
  * }} Edit
  */
 
@@ -29,8 +31,9 @@ import { normalisePath } from "./text.js";
  * @param {SuggestionItem & {pending: DecidePending}} item
  * @param {Draft} draft
  * @param {(payload: import("./contract.js").Json) => void} onSave  sends the edit
+ * @param {{aside?: HTMLElement | null, onEdit?: () => void}} [options]
  */
-export function editor(view, item, draft, onSave) {
+export function editor(view, item, draft, onSave, { aside = null, onEdit = () => {} } = {}) {
   const schema = item.event.schema || view.model.get("schemas")?.[String(item.event.action)];
   const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
   if (!draft.view) draft.view = hasForm ? "form" : "json";
@@ -39,7 +42,7 @@ export function editor(view, item, draft, onSave) {
   /** @type {PlacedError[]} */
   const errors = (item.pending.errors || []).map((e) => ({ field: normalisePath(e.field), message: String(e.message || "") }));
   /** @type {Edit} */
-  const edit = { view, item, draft, box: h("div", { className: "dial-editor" }), onSave };
+  const edit = { view, item, draft, box: h("div", { className: "dial-editor" }), onSave, onEdit };
   const { box } = edit;
   box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
@@ -56,6 +59,7 @@ export function editor(view, item, draft, onSave) {
   if (draft.view === "form") placed = formPart(edit, /** @type {import("./contract.js").JsonSchema} */ (schema), errors);
   else jsonPart(edit);
   if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
+  if (aside) box.append(aside);
   box.append(h("div", { className: "dial-buttons" },
     button("Save", "save-edit", () => save(edit), { kind: "dial-primary", aria: "Save the edited payload" }),
     button("Cancel", "cancel-edit", () => cancel(edit), { aria: "Cancel editing" })));
@@ -93,11 +97,12 @@ function tabs({ view, item, draft }) {
  * @param {import("./contract.js").JsonSchema} schema
  * @param {PlacedError[]} errors
  */
-function formPart({ view, item, draft, box }, schema, errors) {
+function formPart({ view, item, draft, box, onEdit }, schema, errors) {
   /** @type {Set<number>} */
   const placed = new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
     draft.json = null;
+    onEdit();
     if (rebuild) view.refresh(item, { focusPath: focus });
   });
   for (const [index, error] of errors.entries()) {
@@ -126,7 +131,7 @@ function formPart({ view, item, draft, box }, schema, errors) {
  * The payload as JSON text; a parse error (from Save or a tab switch) is said under it.
  * @param {Edit} edit
  */
-function jsonPart({ draft, box }) {
+function jsonPart({ draft, box, onEdit }) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json", "data-dial-field": "payload-json",
@@ -136,6 +141,7 @@ function jsonPart({ draft, box }) {
   area.value = draft.json;
   area.addEventListener("input", () => {
     draft.json = area.value;
+    onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
       const note = box.querySelector(".dial-json-error");

@@ -6,12 +6,13 @@
 // host is a placeholder naming the host, fetched only when the person clicks "Load image" (a
 // URL the agent chose could carry data out in its query string).
 
-import { button, h, jsonBlock } from "./dom.js";
+import { button, h, jsonBlock, uid } from "./dom.js";
 import { resultShape } from "./items.js";
 import { formatNumber, isRemote, safeUrl, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").InformEvent} InformEvent */
+/** @typedef {import("./contract.js").Chart} Chart */
 /** @typedef {HTMLElement | null} Shown */
 
 export const TABLE_ROWS = 300;
@@ -68,7 +69,7 @@ function tableRows(payload) {
  * @param {Json} payload
  * @returns {HTMLElement[] | null}
  */
-function tableOf(payload) {
+export function tableOf(payload) {
   const parsed = tableRows(payload);
   if (!parsed) return null;
   const { columns, rows } = parsed;
@@ -119,6 +120,10 @@ function imageOf(item) {
  * @returns {Shown[]}
  */
 export function resultNodes(result) {
+  if (result && typeof result === "object" && !Array.isArray(result) && result.vega_lite
+      && typeof result.vega_lite === "object") {
+    return chartOf(result.chart, result.vega_lite);
+  }
   const shape = resultShape(result);
   const caption = (/** @type {string} */ text) => (text ? h("div", { className: "dial-result-caption" }, text) : null);
   switch (shape.kind) {
@@ -210,12 +215,49 @@ function informBody(event) {
       return [hasPayload ? prose : null, ...items.slice(0, 20).map(imageOf)];
     }
     case "chart":
-      return [prose, ...chartNodes(payload, text, hasPayload)];
+      return [prose, ...(event.chart ? chartOf(event.chart, payload) : chartNodes(payload, text, hasPayload))];
     case "raw":
       return [prose, hasPayload ? jsonBlock(payload) : null];
     default:
       return [prose, hasPayload ? jsonBlock(payload) : null];
   }
+}
+
+/**
+ * A Vega-Lite chart as the kernel drew it (widget/_vegalite.py: the PNG at its size), or why it
+ * was not drawn with the spec under a toggle; no chart at all (a transcript the kernel did not
+ * draw): a note and the spec. The spec itself never runs here.
+ * @param {Chart | undefined} chart
+ * @param {Json} spec
+ * @returns {Shown[]}
+ */
+function chartOf(chart, spec) {
+  const drawn = chart && "src" in chart ? safeUrl(chart.src, { image: true }) : null;
+  if (chart && "src" in chart && drawn && !isRemote(drawn)) {
+    const px = (/** @type {unknown} */ n) => (typeof n === "number" && n > 0 ? Math.min(Math.round(n), 4000) : null);
+    return [h("figure", { className: "dial-figure dial-chart", "data-dial-chart": "drawn" },
+      h("img", { src: drawn, alt: String(chart.alt || "A chart"), width: px(chart.width), height: px(chart.height) }))];
+  }
+  const why = chart && "error" in chart ? String(chart.error) : "Vega-Lite chart (not drawn here)";
+  return [h("div", { className: "dial-note dial-chart-error", "data-dial-chart": "not-drawn" }, why),
+    specToggle(spec)];
+}
+
+/**
+ * A chart's spec, collapsed under a toggle until the person opens it.
+ * @param {Json} spec
+ */
+function specToggle(spec) {
+  const region = h("div", { className: "dial-disclosed", id: uid("spec"), hidden: true }, jsonBlock(spec));
+  const toggle = h("button", {
+    type: "button", className: "dial-disclose", "data-dial-toggle": "chart-spec",
+    "aria-controls": region.id, "aria-expanded": "false",
+  }, "Vega-Lite specification");
+  toggle.addEventListener("click", () => {
+    region.hidden = !region.hidden;
+    toggle.setAttribute("aria-expanded", String(!region.hidden));
+  });
+  return h("div", { className: "dial-chart-spec" }, toggle, region);
 }
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
 // How the transcript becomes what the view draws, pure (no DOM): display items (a card with its
-// outcome, steps and acknowledgements; a question with its answer), an execute block's status,
+// outcome, steps and acknowledgements, and an Undo's outcome 'undone' or its failure; a
+// question with its answer), an execute block's status,
 // the declared context, the agent's phatic signal, and the shape an action's result is shown in.
 // The rules of the conversation live in the kernel; this only reads what it recorded.
 
@@ -14,6 +15,7 @@ import { humanise, resultText, summarise } from "./text.js";
 /** @typedef {import("./contract.js").InformEvent} InformEvent */
 /** @typedef {import("./contract.js").OutcomeEvent} OutcomeEvent */
 /** @typedef {import("./contract.js").SuggestionEvent} SuggestionEvent */
+/** @typedef {import("./contract.js").UndoFailedEvent} UndoFailedEvent */
 
 /**
  * @typedef {{kind: 'person', key: string, event: import("./contract.js").PersonEvent}} PersonItem
@@ -22,15 +24,18 @@ import { humanise, resultText, summarise } from "./text.js";
  *   kind: 'ask', key: string, index: number, event: import("./contract.js").AskEvent,
  *   answer?: string, pending?: AnswerPending | null,
  * }} AskItem
+ * A card: `outcome` is what became of it ('done' stays there once undone: `undone` is the later
+ * outcome that took it back; `undoFailed` the latest Undo that did not happen).
  * @typedef {{
  *   kind: 'suggestion', key: string, index: number, event: SuggestionEvent,
  *   outcome: OutcomeEvent | null, steps: Map<string, OutcomeEvent>, acks: InformEvent[],
+ *   undone?: OutcomeEvent | null, undoFailed?: UndoFailedEvent | null,
  *   pending?: DecidePending | null, status?: string,
  * }} SuggestionItem
  * @typedef {{
  *   kind: 'status', key: string,
  *   event: OutcomeEvent | import("./contract.js").TurnLimitEvent | import("./contract.js").ErrorEvent
- *     | import("./contract.js").StoppedEvent | import("./contract.js").ResumedEvent,
+ *     | import("./contract.js").StoppedEvent | import("./contract.js").ResumedEvent | UndoFailedEvent,
  * }} StatusItem
  * @typedef {{kind: 'delegate', key: string, event: import("./contract.js").DelegateEvent}} DelegateItem
  * @typedef {{
@@ -90,8 +95,17 @@ export function itemsOf(transcript, pending) {
         const card = cards.get(String(event.id));
         if (block && block.event.kind === "execute") block.steps.set(String(event.id), event);
         else if (card && !card.outcome && !card.steps.size) card.outcome = event;
+        else if (card && event.status === "undone" && card.outcome && card.outcome.status === "done" && !card.undone) {
+          card.undone = event; // the done result stays on the card, taken back
+        }
         else if (event.status !== "skipped") items.push({ kind: "status", key: `o${index}`, event });
         // a skipped proposal without a card of its own: its 'skipped' note already says why
+        break;
+      }
+      case "undo-failed": {
+        const card = cards.get(String(event.id));
+        if (card) card.undoFailed = event; // said on the card, which stays done
+        else items.push({ kind: "status", key: `u${index}`, event });
         break;
       }
       case "delegate":
@@ -118,7 +132,7 @@ export function itemsOf(transcript, pending) {
       const mine = current && current.kind === "decide" &&
         String(current.id) === String(item.event.id) && cards.get(String(current.id)) === item;
       item.pending = mine ? current : null;
-      item.status = item.outcome ? String(item.outcome.status) : mine ? "pending"
+      item.status = item.undone ? "undone" : item.outcome ? String(item.outcome.status) : mine ? "pending"
         : item.event.kind === "execute" ? blockStatus(item) : "proposed";
     }
     if (item.kind === "ask") {

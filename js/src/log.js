@@ -11,6 +11,7 @@ import { askCard } from "./ask.js";
 import { STATUS_LABEL, suggestionCard } from "./cards.js";
 import { button, h, jsonBlock } from "./dom.js";
 import { informNode } from "./inform.js";
+import { undoableOf } from "./review.js";
 import { summarise } from "./text.js";
 
 /** @typedef {import("./items.js").Item} Item */
@@ -46,6 +47,10 @@ function statusNode(item) {
     const waiting = event.waiting ? ": what was waiting for you is back, above." : ".";
     return h("div", { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
       `Carried on from ${event.session}${saved}${waiting}`);
+  }
+  if (event.type === "undo-failed") {
+    return h("div", { className: "dial-status-line dial-error", role: "alert", "data-dial-undo-failed": String(event.id ?? "") },
+      `Undo of ${summarise(event.id, 60)} failed: ${summarise(event.error, 400)}`);
   }
   if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
   return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
@@ -108,9 +113,11 @@ function nodeFor(view, item) {
  */
 function signature(view, item) {
   switch (item.kind) {
-    case "suggestion":
+    case "suggestion": {
+      const id = String(item.event.id);
       return JSON.stringify([item.status, item.pending, item.outcome, view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
-        [...item.steps.values()], item.acks]);
+        [...item.steps.values()], item.acks, item.undone, item.undoFailed, undoableOf(view.model, id), view.undoing.has(id)]);
+    }
     case "ask": return JSON.stringify([item.pending, item.answer]);
     case "no-reply": return JSON.stringify([item.retry, view.model.get("running")]);
     default: return "";

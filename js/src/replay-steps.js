@@ -30,7 +30,8 @@ export const EVENT_ABOUT = {
   inform: "A message from the reply, shown to the person. It expects no answer.",
   ask: "A question for the person. The answer goes back to the agent with the next message.",
   suggestion: "A proposal the domain found valid, shown as a card. Nothing runs until it is accepted (read-only and hand-off actions excepted).",
-  outcome: "What became of a proposal. The agent is told in the next message.",
+  outcome: "What became of a proposal. The agent is told in the next message. 'undone': the person took a done one back.",
+  "undo-failed": "An Undo that did not happen (what it would put back had changed, or the domain's undo failed): the proposal stays done.",
   declare: "A fact the agent declared: it fills the session's context.",
   delegate: "A hand-off to another actor.",
   phatic: "A channel signal (typing, thinking): an indicator, nothing else.",
@@ -116,6 +117,7 @@ export function ownerKey(items, transcript, index) {
     return (event.block !== undefined && event.block !== null ? card(event.block) : null) ?? card(event.id);
   }
   if (event.type === "inform" && event.act === "acknowledge") return card(event.of);
+  if (event.type === "undo-failed") return card(event.id);
   if (event.type === "person") {
     const ask = items.find((item) => item.kind === "ask" && item.index === event.answer_to);
     return ask ? ask.key : null;
@@ -142,6 +144,7 @@ export function describe(event) {
     case "declare": return `declare ${summarise(e.key, 40)}`;
     case "delegate": return `delegate to ${summarise(e.to, 40)}`;
     case "phatic": return `phatic: ${summarise(e.signal, 30)}`;
+    case "undo-failed": return `undo of ${summarise(e.id, 40)} failed`;
     default: return summarise(e.type, 40);
   }
 }
@@ -180,7 +183,7 @@ export function tickKind(event) {
     case "suggestion": return "card";
     case "ask": return "question";
     case "outcome": return event.status === "done" || event.status === "handed-off" ? "done" : "refused";
-    case "no-reply": case "turn-limit": case "error": case "stopped": return "trouble";
+    case "no-reply": case "turn-limit": case "error": case "stopped": case "undo-failed": return "trouble";
     case "resumed": return "wire";
     default: return "other";
   }

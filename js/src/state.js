@@ -8,6 +8,9 @@
 //   view.askDrafts ask index -> the answer typed so far
 //   view.nodes     item key -> {sig, node, item}: redrawn only when its signature changes
 //   view.sending   tokens answered from this view (a second click sends nothing)
+//   view.dryRuns   suggestion id -> the dry run asked for the person's edit, and its answer
+//   view.undoing   suggestion ids whose Undo was clicked (until the transcript changes)
+//   view.disclosed what the person opened (a card's code, its sample): open across redraws
 //   view.refresh   redraw one item now (an editor opened, a tab switched, a field added)
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -23,6 +26,17 @@
  * }} Draft
  */
 
+/**
+ * A dry run asked for the person's edit of a waiting card: the pending `token` and the edit
+ * (`payload`, `sig` its canonical JSON); 'checking' until the kernel answers for this very
+ * edit, then 'answered' with its `result` (while checking, `result` is the one shown before);
+ * 'unanswered' if no answer came in time. `timer`: the debounce, then the wait for an answer.
+ * @typedef {{
+ *   token: string, sig: string, payload: Json, state: 'checking' | 'answered' | 'unanswered',
+ *   result: import("./contract.js").DryRun | null, timer: ReturnType<typeof setTimeout> | null,
+ * }} DryRunAsk
+ */
+
 /** Where focus goes after a redraw. @typedef {{focusEditor?: boolean, focusPath?: string, focusAction?: string}} Focus */
 
 /** @typedef {{sig: string, node: HTMLElement, item: Item}} Entry */
@@ -34,6 +48,9 @@
  *   askDrafts: Map<number, string>,
  *   nodes: Map<string, Entry>,
  *   sending: Set<string>,
+ *   dryRuns: Map<string, DryRunAsk>,
+ *   undoing: Set<string>,
+ *   disclosed: Set<string>,
  *   refresh: (item: Item, focus?: Focus) => void,
  * }} ViewState
  */
@@ -52,6 +69,9 @@ export function viewState(model, refresh) {
     askDrafts: new Map(),
     nodes: new Map(),
     sending: new Set(),
+    dryRuns: new Map(),
+    undoing: new Set(),
+    disclosed: new Set(),
     refresh: (item, focus) => refresh(view, item, focus),
   };
   return view;

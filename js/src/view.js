@@ -1,12 +1,13 @@
 // @ts-check
 // The view: the widget's frame (header, context panel, log, the reply being streamed, words
-// queued, the thinking line, the composer with Send and Stop, the usage footer), redrawn from
-// the model's traits at most once per microtask; and the link to the kernel, which says so (and
-// disables every control) once the kernel-side half is gone.
+// queued, the thinking line, the composer with Send and Stop, the footer: all the code, usage),
+// redrawn from the model's traits at most once per microtask; and the link to the kernel,
+// which says so (and disables every control) once the kernel-side half is gone.
 //
-//   change:transcript | pending | thinking | running | schemas | title | queued | usage
-//                    ──▶ update()
+//   change:transcript | pending | thinking | running | schemas | title | queued | usage | code
+//          | undoable ──▶ update()
 //   progress message ──▶ drawStream(): only the streamed bubble changes, nothing else redraws
+//   dry-run message  ──▶ a card's "What it will do" alone is redrawn (review.js)
 //   an appended reply / no-reply / stopped / error ──▶ the bubble goes (the log shows the reply)
 //   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
 //   a send that throws ──▶ disconnect()
@@ -20,6 +21,7 @@ import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
+import { drawAllCode, listenForDryRuns } from "./review.js";
 import { viewState } from "./state.js";
 import { summarise } from "./text.js";
 
@@ -37,7 +39,8 @@ const PING_MS = 5000;
 export const DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: "
   + "run this cell again to carry on.";
 
-const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued", "change:usage"];
+const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title",
+  "change:queued", "change:usage", "change:code", "change:undoable"];
 
 /**
  * The frame of one view and what it remembers.
@@ -46,7 +49,8 @@ const TRAITS = ["change:transcript", "change:pending", "change:thinking", "chang
  *   log: HTMLElement, thinking: HTMLElement, thinkingText: HTMLElement,
  *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
  *   say: HTMLTextAreaElement, queuedBox: HTMLElement, stop: HTMLButtonElement,
- *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement,
+ *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement, usage: HTMLElement,
+ *   allCode: HTMLElement, seen: number,
  * }} Chat
  */
 
@@ -77,6 +81,7 @@ export function render({ model: connected, el }) {
   const questionsPanel = mountQuestions(model, chat.log); // ask_user's panel, after the log
   const stopProbing = probe(connected, model, link, () => disconnect(chat));
   const stopStreaming = listenForStream(connected, chat);
+  const stopDryRuns = listenForDryRuns(connected, chat.view);
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -92,6 +97,7 @@ export function render({ model: connected, el }) {
     for (const name of TRAITS) model.off(name, schedule);
     stopProbing();
     stopStreaming();
+    stopDryRuns();
     questionsPanel.dispose();
   };
 }
@@ -115,7 +121,7 @@ function frame(view, link) {
   }, { aria: "Stop the agent's answer" }));
   /** @type {Chat} */
   const chat = {
-    view, link, root, thinkingText, stop, stream: null,
+    view, link, root, thinkingText, stop, stream: null, seen: 0,
     header: h("div", { className: "dial-header" }),
     log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
     thinking: h("div", { className: "dial-thinking", role: "status" },
@@ -131,8 +137,12 @@ function frame(view, link) {
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
     streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
-    footer: h("div", { className: "dial-footer", "data-dial-usage": "" }),
+    footer: h("div", { className: "dial-footer" }),
+    usage: h("div", { className: "dial-usage", "data-dial-usage": "" }),
+    // every accepted step's code, one script (the `code` trait)
+    allCode: h("div", { className: "dial-all-code", "data-dial-all-code": "" }),
   };
+  chat.footer.append(chat.allCode, chat.usage);
   chat.streamBox.hidden = true;
   root.append(chat.header, chat.contextPanel, chat.log, chat.streamBox, chat.queuedBox, chat.thinking,
     composer(chat), chat.footer);
@@ -228,21 +238,24 @@ function capitalised(text) {
 }
 
 /**
- * The footer: how many replies and tokens the agent reported (hidden until it reports any).
+ * The footer: all the code (review.js), and how many replies and tokens the agent reported
+ * (each hidden until there is some).
  * @param {Chat} chat
  */
-function drawUsage(chat) {
+function drawFooter(chat) {
+  drawAllCode(chat.view, chat.allCode);
   const usage = /** @type {Partial<import("./contract.js").Usage>} */ (chat.view.model.get("usage") || {});
   const total = Number(usage.total);
-  chat.footer.hidden = !(total > 0);
-  if (chat.footer.hidden) return;
+  chat.usage.hidden = !(total > 0);
+  chat.footer.hidden = chat.usage.hidden && chat.allCode.hidden;
+  if (chat.usage.hidden) return;
   const turns = Number(usage.turns) || 0;
   const parts = [`${turns.toLocaleString("en-US")} ${turns === 1 ? "reply" : "replies"}`,
     `${total.toLocaleString("en-US")} tokens`];
   if (Number.isFinite(usage.input) && Number.isFinite(usage.output)) {
     parts.push(`${Number(usage.input).toLocaleString("en-US")} in · ${Number(usage.output).toLocaleString("en-US")} out`);
   }
-  chat.footer.textContent = parts.join(" · ");
+  chat.usage.textContent = parts.join(" · ");
 }
 
 /**
@@ -258,6 +271,10 @@ function update(chat) {
   const pending = /** @type {Partial<import("./contract.js").Pending>} */ (model.get("pending") || {});
   const transcript = model.get("transcript") || [];
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  if (transcript.length !== chat.seen) {
+    chat.seen = transcript.length;
+    view.undoing.clear(); // an Undo clicked has been answered (or something else happened)
+  }
   drawLog(view, log, itemsOf(transcript, pending));
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
@@ -281,7 +298,7 @@ function update(chat) {
   root.classList.toggle("dial-running", Boolean(model.get("running")));
   chat.stop.hidden = !model.get("running");
   if (!model.get("running")) chat.stop.disabled = false;
-  drawUsage(chat);
+  drawFooter(chat);
   if (chat.link.disconnected) disableAll(root);
   if (nearBottom) log.scrollTop = log.scrollHeight;
 }

@@ -15,6 +15,7 @@
 //   cards.js     suggestion cards and execute steps      editor.js  the editor (form | JSON)
 //   form.js      the JSON-Schema form                    ask.js     <dial-ask> cards
 //   inform.js    informs and action results (tables, images, card lists)
+//   review.js    a card's dry run ("What it will do"), its code with Copy, Undo; all the code
 //   questions.js ask_user's panel                        markdown.js  markdown-lite
 //
 // Schema v0.1 at run time (a full_dial conversation): an execute block is a suggestion card

@@ -10,7 +10,8 @@ import { agentSignal, contextOf, itemsOf } from "../src/items.js";
 
 const transcript = JSON.parse(readFileSync(new URL("./fixtures/transcript.json", import.meta.url), "utf8"));
 
-/** Every entry the items show: their events, a card's outcome, steps and acknowledgements. */
+/** Every entry the items show: their events, a card's outcome, steps and acknowledgements, and
+ *  what became of an Undo (the later 'undone' outcome, or the latest 'undo-failed'). */
 function drawn(items) {
   const shown = new Set();
   for (const item of items) {
@@ -19,6 +20,8 @@ function drawn(items) {
       if (item.outcome) shown.add(item.outcome);
       for (const step of item.steps.values()) shown.add(step);
       for (const ack of item.acks) shown.add(ack);
+      if (item.undone) shown.add(item.undone);
+      if (item.undoFailed) shown.add(item.undoFailed);
     }
   }
   return shown;
@@ -46,12 +49,15 @@ test("a real transcript's cards get their outcomes, an execute block its steps, 
       assert.equal(card.status, "done");
     } else {
       assert.ok(card.outcome, `card ${card.event.id} has its outcome`);
-      assert.equal(card.status, String(card.outcome.status));
+      // a done card taken back by Undo reads "undone"; its done outcome stays with it
+      assert.equal(card.status, card.undone ? "undone" : String(card.outcome.status));
     }
   }
   const acked = [...cards.values()].filter((card) => card.acks.length);
   assert.ok(acked.length >= 1, "an acknowledgement joins the card it is about");
   for (const ask of items.filter((i) => i.kind === "ask")) assert.notEqual(ask.answer, undefined);
+  assert.ok([...cards.values()].some((card) => card.undone), "an undone card");
+  assert.ok([...cards.values()].some((card) => card.undoFailed), "an undo that failed, on its card");
 });
 
 test("a real transcript's declared context and phatic signals are read", () => {

@@ -93,6 +93,51 @@ def test_the_chart_is_the_domains_own_image_and_it_loads(eda):
     eda.shot("chart", card)
 
 
+def test_a_card_says_what_it_will_do_follows_the_edit_and_undo_takes_it_back(eda):
+    """Review before it runs: the filter card's dry run (rows before → after) and its pandas
+    code before Accept; an edit changes both; Undo on the done card turns it undone and the
+    DataFrame in the kernel is back."""
+    eda.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    eda.say("filter sales where region is south")
+    card = pending_card(eda, "filter-rows")
+    rows = card.locator("[data-dial-dry-run-rows]")
+    expect(rows).to_contain_text("200 → 49 rows")
+    card.locator("[data-dial-toggle=code]").first.click()
+    expect(card.locator("[data-dial-code]").first).to_contain_text(
+        'sales = sales[sales["region"] == "South"]')
+    card.locator("[data-dial-action=copy-code]").first.click()
+    expect(card.locator("[data-dial-action=copy-code]").first).to_have_text("Copied")
+    assert eda.page.evaluate("() => navigator.clipboard.readText()") == (
+        'sales = sales[sales["region"] == "South"]')
+    eda.shot("review-pending", card)
+    card.locator("[data-dial-action=edit]").click()
+    card.locator('[data-dial-path="where[0].value"] .dial-input').fill("North")
+    edited = card.locator("[data-dial-dry-run-edit]")
+    expect(edited).to_be_visible(timeout=10000)
+    expect(card.locator("[data-dial-dry-run-rows]").first).to_contain_text("200 → 40 rows")
+    eda.shot("review-edited", card)
+    card.locator("[data-dial-action=save-edit]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    assert eda.kernel_value("sales.shape") == "(40, 6)"
+    undo = card.locator("[data-dial-action=undo]")
+    expect(undo).to_be_visible()
+    undo.click()
+    expect(card).to_have_attribute("data-dial-status", "undone", timeout=10000)
+    assert eda.kernel_value("sales.shape") == "(200, 6)"
+    assert eda.kernel_value("frames.code().count('sales = sales[')") == "0"
+    eda.shot("review-undone", card)
+
+
+def test_a_vega_lite_chart_is_drawn_as_an_image(eda):
+    eda.say("plot price against units as vega-lite")
+    card = done_card(eda, "plot")
+    image = card.locator("[data-dial-chart=drawn] img").first
+    expect(image).to_be_visible(timeout=20000)
+    assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert image.get_attribute("src").startswith("data:image/png;base64,")
+    eda.shot("vega-lite", card)
+
+
 def test_a_filter_accepted_really_changes_sales(eda):
     eda.say("filter sales where region is north")
     card = pending_card(eda, "filter-rows")

@@ -95,7 +95,10 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     waiting = {"type": "suggestion", "id": "tidy", "action": "remove-note",
                "text": "This one looks done.", "payload": {"id": 2},
                "preview": "Remove the note 'green tea'", "destructive": True, "mutates": True}
-    conversation = [*eda_transcript(), *fixture[:60],
+    # the fixture up to the superseded card's outcome (what the checks below look at)
+    end = next(n for n, e in enumerate(fixture) if e.get("type") == "outcome"
+               and e.get("id") == "skipme") + 1
+    conversation = [*eda_transcript(), *fixture[:end],
                     {"type": "person", "text": HOSTILE[1]},
                     *({"type": "inform", "text": text, "act": "inform"} for text in HOSTILE[:6]),
                     waiting]
@@ -232,8 +235,10 @@ def test_a_hostile_export_runs_nothing_fetches_nothing_and_shows_the_text(browse
             (el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith('on'))""") \
             == []
         sources = [img.get_attribute("src") for img in page.locator("img").all()]
-        assert [src[:22] for src in sources] == [  # the real PNG, and the fixture's dot
-            "data:image/png;base64,", "data:image/gif;base64,"]
+        # only inline raster images the renderer checked: the real PNG, the fixture's drawn
+        # Vega-Lite chart (a PNG) and its dot (a GIF)
+        assert sorted(src[:22] for src in sources) == [
+            "data:image/gif;base64,", "data:image/png;base64,", "data:image/png;base64,"]
         assert page.locator("style").count() == 2  # the page's own and the fragment's
         assert pwned(page) is None
         if script:

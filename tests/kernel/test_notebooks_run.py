@@ -13,6 +13,12 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.i
 
 #: What a notebook's printed outputs must hold, beyond running without error.
 SHOWN = {
+    "eda-assistant.ipynb": [
+        # the dry run, before anything changed
+        'sales: 200 → 40 rows, 6 columns · sales = sales[sales["region"] == "North"]',
+        # the code kept: the two steps still in place (the undone sort is not in it)
+        'sales = sales[sales["region"] == "North"]\n',
+    ],
     "prototyping-a-domain.ipynb": [
         # the offline agent, unattended: a broken payload refused, then a valid one done
         "invalid add-todo         → [('add-todo', 'invalid'), ('add-todo', 'done')]",
@@ -28,7 +34,7 @@ RESULTS = {
     "eda-assistant.ipynb": [
         # the unattended section filtered its own copy: the chat's sales still has 200 rows
         "((40, 7),", "'units', 'revenue'],\n (200, 6))",
-        "False",  # the undo took the copy's new column back
+        "('undone', False)",  # Undo took the sort back, and said so
     ],
 }
 #: How many chat widgets a notebook shows with no key.

@@ -99,6 +99,18 @@ def test_a_plain_runtime_domain_is_listed_from_its_actions():
     assert "### ping" in prompt and "read-only" in prompt
 
 
+def test_the_prompt_teaches_a_vega_lite_chart_with_its_data_inline():
+    prompt = system_prompt()
+    assert '<dial-inform render="chart">' in prompt
+    assert '<dial-payload type="application/vnd.vegalite+json">' in prompt
+    assert 'inline as "values"' in prompt and 'a "url" is refused' in prompt
+    reply = ('<dial version="0.1" actor="agent"><dial-inform render="chart">Sales<dial-payload '
+             'type="application/vnd.vegalite+json">{"mark": "bar"}</dial-payload></dial-inform>'
+             "</dial>")
+    inform = parse(reply).elements[0]
+    assert (inform.render, inform.payload.value) == ("chart", {"mark": "bar"})
+
+
 def test_without_a_domain_the_prompt_teaches_dial_alone():
     assert "## The domain" not in system_prompt()
 

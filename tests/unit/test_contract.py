@@ -8,15 +8,25 @@ import json
 
 from dial_notebook.runtime import EVENT_SHAPES, EVENT_TYPES
 from dial_notebook.runtime._contract import shape_errors
-from dial_notebook.widget._contract import WIDGET_ENTRIES
+from dial_notebook.widget._contract import WIDGET_ENTRIES, WIDGET_FIELDS
 
 from ..contract_transcript import FIXTURE, transcript
 
 
+def fits(value: object, shape: type) -> bool:
+    keys = set(value) if isinstance(value, dict) else set()
+    required = shape.__required_keys__
+    return isinstance(value, dict) and required <= keys <= required | shape.__optional_keys__
+
+
 def entry_errors(entry: dict) -> list[str]:
     shape = WIDGET_ENTRIES.get(entry.get("type"))
-    if shape is None:
-        return shape_errors(entry)
+    if shape is None:  # a runtime event, with the fields the widget adds to its copy
+        added = WIDGET_FIELDS.get(entry.get("type"), {})
+        return (shape_errors({k: v for k, v in entry.items() if k not in added})
+                + [f"{entry['type']}.{name} fits none of its shapes"
+                   for name, shapes in added.items()
+                   if name in entry and not any(fits(entry[name], s) for s in shapes)])
     required, allowed = shape.__required_keys__, shape.__required_keys__ | shape.__optional_keys__
     return ([f"{entry['type']}: missing {k}" for k in sorted(required - set(entry))]
             + [f"{entry['type']}: unknown key {k}" for k in sorted(set(entry) - allowed)])
@@ -40,6 +50,8 @@ def test_every_entry_fits_its_type_and_every_kind_is_there():
     assert acts == {None, "inform", "acknowledge", "skipped", "addressed-elsewhere", "unread"}
     statuses = {entry["status"] for entry in entries if entry["type"] == "outcome"}
     assert statuses == {"done", "failed", "invalid", "dismissed", "superseded", "handed-off",
-                        "skipped"}
+                        "skipped", "undone"}
+    charts = [entry["chart"] for entry in entries if "chart" in entry]
+    assert sorted("src" in chart for chart in charts) == [False, True]  # drawn, and refused
     suggestions = [entry for entry in entries if entry["type"] == "suggestion"]
     assert any(s.get("kind") == "execute" and s.get("suspicious") for s in suggestions)

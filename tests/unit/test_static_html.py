@@ -236,11 +236,14 @@ def test_every_entry_kind_of_the_contract_transcript_is_drawn(fixture):
     # cards: their action, preview and status; the outcome of each
     cards = {c.get("data-dial-suggestion"): c for c in tree.find_class("dial-card")}
     assert {k: c.get("data-dial-status") for k, c in cards.items()} == {
-        "add": "done", "rm": "dismissed", "ls": "done", "poll": "handed-off", "op": "done",
-        "skipme": "superseded", "sg-1": "done", "sg-2": "done"}
+        "add": "undone", "rm": "dismissed", "ls": "done", "poll": "handed-off", "op": "done",
+        "skipme": "superseded", "sg-1": "done", "sg-2": "done", "keep": "done"}
     assert cards["add"].find_class("dial-action-name")[0].text_content() == "add-note"
     assert "Add the note 'green tea'" in cards["add"].text_content()  # what ran, edited
     assert "(edited)" in cards["add"].text_content()
+    assert "Undone" in cards["add"].text_content()  # taken back; what ran still shown
+    assert any("Undo of keep did not happen" in line.text_content()
+               for line in tree.find_class("dial-status-line"))
     assert "OK, I left that out." in cards["rm"].find_class("dial-card-ack")[0].text_content()
     assert "Destructive" in cards["rm"].text_content()
     assert "buy milk" in cards["ls"].text_content() and "green tea" in cards["ls"].text_content()

@@ -183,7 +183,15 @@ function itemsOf(transcript, pending) {
         const card = cards.get(String(event.id));
         if (block && block.event.kind === "execute") block.steps.set(String(event.id), event);
         else if (card && !card.outcome && !card.steps.size) card.outcome = event;
-        else if (event.status !== "skipped") items.push({ kind: "status", key: `o${index}`, event });
+        else if (card && event.status === "undone" && card.outcome && card.outcome.status === "done" && !card.undone) {
+          card.undone = event;
+        } else if (event.status !== "skipped") items.push({ kind: "status", key: `o${index}`, event });
+        break;
+      }
+      case "undo-failed": {
+        const card = cards.get(String(event.id));
+        if (card) card.undoFailed = event;
+        else items.push({ kind: "status", key: `u${index}`, event });
         break;
       }
       case "delegate":
@@ -209,7 +217,7 @@ function itemsOf(transcript, pending) {
     if (item.kind === "suggestion") {
       const mine = current && current.kind === "decide" && String(current.id) === String(item.event.id) && cards.get(String(current.id)) === item;
       item.pending = mine ? current : null;
-      item.status = item.outcome ? String(item.outcome.status) : mine ? "pending" : item.event.kind === "execute" ? blockStatus(item) : "proposed";
+      item.status = item.undone ? "undone" : item.outcome ? String(item.outcome.status) : mine ? "pending" : item.event.kind === "execute" ? blockStatus(item) : "proposed";
     }
     if (item.kind === "ask") {
       item.pending = current && current.kind === "answer" && current.index === item.index ? current : null;
@@ -260,9 +268,9 @@ function resultShape(result) {
   const lists = Object.entries(result).filter(([, v]) => Array.isArray(v));
   if (lists.length === 1 && Object.keys(result).length - scalars.length === 1) {
     const [name, items] = lists[0];
-    const plain = items.every((item) => item === null || typeof item !== "object");
-    const inline = plain ? items.map(String).join(", ") : "";
-    if (plain && inline.length <= 200) {
+    const plain2 = items.every((item) => item === null || typeof item !== "object");
+    const inline = plain2 ? items.map(String).join(", ") : "";
+    if (plain2 && inline.length <= 200) {
       return { kind: "fields", text: [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
     }
     return { kind: "list", items, caption: humanise(name), extra: caption };
@@ -419,6 +427,9 @@ function imageOf(item) {
   return box;
 }
 function resultNodes(result) {
+  if (result && typeof result === "object" && !Array.isArray(result) && result.vega_lite && typeof result.vega_lite === "object") {
+    return chartOf(result.chart, result.vega_lite);
+  }
   const shape = resultShape(result);
   const caption = (text) => text ? h("div", { className: "dial-result-caption" }, text) : null;
   switch (shape.kind) {
@@ -506,12 +517,43 @@ function informBody(event) {
       return [hasPayload ? prose : null, ...items.slice(0, 20).map(imageOf)];
     }
     case "chart":
-      return [prose, ...chartNodes(payload, text, hasPayload)];
+      return [prose, ...event.chart ? chartOf(event.chart, payload) : chartNodes(payload, text, hasPayload)];
     case "raw":
       return [prose, hasPayload ? jsonBlock(payload) : null];
     default:
       return [prose, hasPayload ? jsonBlock(payload) : null];
   }
+}
+function chartOf(chart, spec) {
+  const drawn = chart && "src" in chart ? safeUrl(chart.src, { image: true }) : null;
+  if (chart && "src" in chart && drawn && !isRemote(drawn)) {
+    const px = (n) => typeof n === "number" && n > 0 ? Math.min(Math.round(n), 4e3) : null;
+    return [h(
+      "figure",
+      { className: "dial-figure dial-chart", "data-dial-chart": "drawn" },
+      h("img", { src: drawn, alt: String(chart.alt || "A chart"), width: px(chart.width), height: px(chart.height) })
+    )];
+  }
+  const why = chart && "error" in chart ? String(chart.error) : "Vega-Lite chart (not drawn here)";
+  return [
+    h("div", { className: "dial-note dial-chart-error", "data-dial-chart": "not-drawn" }, why),
+    specToggle(spec)
+  ];
+}
+function specToggle(spec) {
+  const region = h("div", { className: "dial-disclosed", id: uid("spec"), hidden: true }, jsonBlock(spec));
+  const toggle = h("button", {
+    type: "button",
+    className: "dial-disclose",
+    "data-dial-toggle": "chart-spec",
+    "aria-controls": region.id,
+    "aria-expanded": "false"
+  }, "Vega-Lite specification");
+  toggle.addEventListener("click", () => {
+    region.hidden = !region.hidden;
+    toggle.setAttribute("aria-expanded", String(!region.hidden));
+  });
+  return h("div", { className: "dial-chart-spec" }, toggle, region);
 }
 function chartNodes(payload, text, hasPayload) {
   if (typeof payload === "string" && payload.startsWith("data:image/")) return [imageOf(payload)];
@@ -898,14 +940,15 @@ function showLocal(wrap, input, message) {
 }
 
 // js/src/editor.js
-function editor(view, item, draft, onSave) {
+function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
+} } = {}) {
   const schema = item.event.schema || view.model.get("schemas")?.[String(item.event.action)];
   const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
   if (!draft.view) draft.view = hasForm ? "form" : "json";
   if (!hasForm) draft.view = "json";
   const issue = item.pending.issue;
   const errors = (item.pending.errors || []).map((e) => ({ field: normalisePath(e.field), message: String(e.message || "") }));
-  const edit = { view, item, draft, box: h("div", { className: "dial-editor" }), onSave };
+  const edit = { view, item, draft, box: h("div", { className: "dial-editor" }), onSave, onEdit };
   const { box } = edit;
   box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
@@ -926,6 +969,7 @@ function editor(view, item, draft, onSave) {
   );
   else jsonPart(edit);
   if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
+  if (aside) box.append(aside);
   box.append(h(
     "div",
     { className: "dial-buttons" },
@@ -961,10 +1005,11 @@ function tabs({ view, item, draft }) {
   }
   return list;
 }
-function formPart({ view, item, draft, box }, schema, errors) {
+function formPart({ view, item, draft, box, onEdit }, schema, errors) {
   const placed = /* @__PURE__ */ new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
     draft.json = null;
+    onEdit();
     if (rebuild) view.refresh(item, { focusPath: focus });
   });
   for (const [index, error] of errors.entries()) {
@@ -987,7 +1032,7 @@ function formPart({ view, item, draft, box }, schema, errors) {
   box.append(form);
   return placed;
 }
-function jsonPart({ draft, box }) {
+function jsonPart({ draft, box, onEdit }) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json",
@@ -999,6 +1044,7 @@ function jsonPart({ draft, box }) {
   area.value = draft.json;
   area.addEventListener("input", () => {
     draft.json = area.value;
+    onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
       const note = box.querySelector(".dial-json-error");
@@ -1057,6 +1103,402 @@ function syncFromJson(draft) {
   }
 }
 
+// js/src/review.js
+var DRY_RUN_WAIT_MS = 300;
+var DRY_RUN_ANSWER_MS = 15e3;
+var COPIED_MS = 1500;
+var CHIPS = 30;
+function canonical(value) {
+  return JSON.stringify(value, (_, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v) ?? "";
+}
+function isDryRun(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value) && /** @type {{ok?: unknown}} */
+  (value.ok === true || /** @type {{ok?: unknown}} */
+  value.ok === false);
+}
+function shownDryRun(item, asked) {
+  const proposed = isDryRun(item.event.dry_run) ? item.event.dry_run : null;
+  const token = item.pending ? item.pending.token : null;
+  if (!asked || !token || asked.token !== token) return { result: proposed, edit: "none" };
+  return { result: asked.result ?? proposed, edit: asked.state };
+}
+function countChange(pair, noun) {
+  if (!Array.isArray(pair) || pair.length !== 2) return null;
+  const [before, after] = pair;
+  const count = (n) => typeof n === "number" ? formatCount(n) : null;
+  const plural = (n) => `${noun}${n === 1 ? "" : "s"}`;
+  if (count(after) === null) return null;
+  if (count(before) === null) return `${count(after)} ${plural(after)} (new)`;
+  if (before === after) return `${count(after)} ${plural(after)}`;
+  return `${count(before)} → ${count(after)} ${plural(after)}`;
+}
+function formatCount(n) {
+  return Number.isInteger(n) ? n.toLocaleString("en-US") : formatNumber(n);
+}
+function isFramesEffect(effect) {
+  return Boolean(effect) && typeof effect === "object" && !Array.isArray(effect) && (Array.isArray(effect.rows) || Array.isArray(effect.columns)) && ("frame" in effect || "into" in effect);
+}
+function editedPayload(draft) {
+  if (draft.view === "json" && draft.json !== null) {
+    try {
+      return JSON.parse(draft.json);
+    } catch {
+      return void 0;
+    }
+  }
+  return draft.local.size ? void 0 : draft.value;
+}
+function undoableOf(model, id) {
+  const all = model.get("undoable");
+  if (!all || typeof all !== "object" || Array.isArray(all) || !Object.hasOwn(all, id)) return null;
+  const word = all[id];
+  if (word === true) return true;
+  return typeof word === "string" && word.trim() ? word : null;
+}
+function disclosure(view, key, label, body, name) {
+  const region = h("div", { className: "dial-disclosed", id: uid("more") }, body);
+  const toggle = h("button", {
+    type: "button",
+    className: "dial-disclose",
+    "data-dial-toggle": name,
+    "aria-controls": region.id
+  }, label);
+  const show = (open) => {
+    region.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) view.disclosed.add(key);
+    else view.disclosed.delete(key);
+  };
+  show(view.disclosed.has(key));
+  toggle.addEventListener("click", () => show(region.hidden));
+  return { toggle, region, show };
+}
+var copiedTimers = /* @__PURE__ */ new WeakMap();
+async function copyText(text, node, control, reveal, label) {
+  let copied = false;
+  try {
+    if (typeof navigator !== "undefined" && navigator.clipboard && navigator.clipboard.writeText) {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    }
+  } catch {
+    copied = false;
+  }
+  if (!copied) {
+    reveal();
+    const selection = typeof getSelection === "function" ? getSelection() : null;
+    if (selection) {
+      selection.removeAllRanges();
+      selection.selectAllChildren(node);
+    }
+    try {
+      copied = Boolean(document.execCommand && document.execCommand("copy"));
+    } catch {
+      copied = false;
+    }
+  }
+  const mac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(String(navigator.userAgent || ""));
+  control.textContent = copied ? "Copied" : `Selected: press ${mac ? "⌘C" : "Ctrl+C"}`;
+  control.setAttribute("data-dial-copied", copied ? "copied" : "selected");
+  clearTimeout(copiedTimers.get(control));
+  copiedTimers.set(control, setTimeout(() => {
+    control.textContent = label;
+    control.removeAttribute("data-dial-copied");
+  }, COPIED_MS));
+  return copied;
+}
+function codeBlock(view, key, code, { label = "Code", action = "copy-code", copyLabel = "Copy" } = {}) {
+  const text = h("code", {}, revealedNodes(code));
+  const lines = code.split("\n").length;
+  const { toggle, region, show } = disclosure(
+    view,
+    key,
+    [label, h("span", { className: "dial-code-lines" }, ` · ${lines} line${lines === 1 ? "" : "s"}`)],
+    h("pre", { className: "dial-code dial-code-shown", dir: "ltr" }, text),
+    "code"
+  );
+  const copy = (
+    /** @type {HTMLButtonElement} */
+    button(
+      copyLabel,
+      action,
+      () => void copyText(code, text, copy, () => show(true), copyLabel),
+      { kind: "dial-copy", aria: `${copyLabel}: ${label.toLowerCase()} to the clipboard` }
+    )
+  );
+  return h(
+    "div",
+    { className: "dial-code-block", "data-dial-code": "" },
+    h("div", { className: "dial-code-bar" }, toggle, copy),
+    region
+  );
+}
+function dryRunSection(view, item) {
+  const id = String(item.event.id);
+  const draft = view.drafts.get(id);
+  const editing = Boolean(item.pending && draft && draft.open);
+  const shown = shownDryRun(item, editing ? view.dryRuns.get(id) : void 0);
+  const { result } = shown;
+  let { edit } = shown;
+  if (editing && draft && edit === "none") {
+    const payload = editedPayload(draft);
+    if (payload === void 0 || canonical(payload) !== canonical(item.event.payload)) edit = "unanswered";
+  }
+  if (!result) return null;
+  const tag = edit === "answered" ? h("span", { className: "dial-dry-run-tag dial-dry-run-tag-edit" }, "With your edit") : edit === "checking" ? h("span", { className: "dial-dry-run-tag", role: "status" }, "Checking your edit…") : edit === "unanswered" ? h("span", { className: "dial-dry-run-tag" }, "As proposed: your edit was not checked") : null;
+  const box = h("section", {
+    className: `dial-dry-run${edit === "checking" ? " dial-dry-run-stale" : ""}${result.ok ? "" : " dial-dry-run-unavailable"}`,
+    "data-dial-dry-run": result.ok ? "ok" : "unavailable",
+    "data-dial-dry-run-edit": edit,
+    "aria-label": "What it will do",
+    "aria-busy": edit === "checking" ? "true" : null
+  });
+  if (!result.ok) {
+    box.append(h(
+      "div",
+      { className: "dial-dry-run-error" },
+      `Effect unavailable: ${summarise(result.error || "the domain could not say", 400)}`
+    ));
+    if (tag) box.append(tag);
+    return box;
+  }
+  box.append(h(
+    "div",
+    { className: "dial-dry-run-head" },
+    h("span", { className: "dial-dry-run-title" }, "What it will do"),
+    tag
+  ));
+  const summary = typeof result.summary === "string" && result.summary.trim() ? h("div", { className: "dial-dry-run-summary" }, summarise(result.summary, 600)) : null;
+  const note = typeof result.note === "string" && result.note.trim() ? h(
+    "div",
+    { className: "dial-dry-run-note", "data-dial-dry-run-note": "" },
+    h("span", { className: "dial-dry-run-warn", "aria-hidden": "true" }, "⚠ "),
+    summarise(result.note, 600)
+  ) : null;
+  const effect = result.effect;
+  if (isFramesEffect(effect)) {
+    const { rows, chips, sampled, sample } = framesEffect(view, id, effect);
+    const same = summary && plain(summary.textContent) === plain(rows.textContent);
+    box.append(.../** @type {HTMLElement[]} */
+    [rows, same ? null : summary, chips, note, sampled, sample].filter(Boolean));
+  } else {
+    box.append(.../** @type {HTMLElement[]} */
+    [summary, note].filter(Boolean));
+    if (effect !== void 0 && effect !== null) {
+      const { toggle, region } = disclosure(view, `${id}:effect`, "Effect (JSON)", jsonBlock(effect), "effect");
+      box.append(h("div", { className: "dial-dry-run-more" }, toggle, region));
+    }
+  }
+  if (typeof result.code === "string" && result.code.trim()) {
+    box.append(codeBlock(view, `${id}:dry-code`, result.code));
+  }
+  return box;
+}
+function plain(text) {
+  return String(text ?? "").replace(/\s*·\s*/g, ", ").replace(/\s+/g, " ").trim();
+}
+function framesEffect(view, id, effect) {
+  const frame2 = typeof effect.frame === "string" ? effect.frame : "";
+  const into = typeof effect.into === "string" && effect.into !== frame2 ? effect.into : "";
+  const counts = [countChange(effect.rows, "row"), countChange(effect.columns, "column")].filter(Boolean);
+  const rows = h(
+    "div",
+    { className: "dial-dry-run-rows", "data-dial-dry-run-rows": "" },
+    frame2 || into ? h("span", { className: "dial-dry-run-frame" }, frame2, into ? ` → ${into}` : "", ": ") : null,
+    counts.join(" · ")
+  );
+  const names = (list) => Array.isArray(list) ? list.map((n) => String(n)) : [];
+  const pairs = (map) => map && typeof map === "object" && !Array.isArray(map) ? Object.entries(map).map(([k, v]) => (
+    /** @type {[string, string]} */
+    [k, String(v)]
+  )) : [];
+  const groups = [
+    ["added", "Adds", names(effect.added).map((n) => h("span", { className: "dial-col-chip dial-col-added", title: `New column ${n}` }, `+ ${n}`))],
+    ["removed", "Removes", names(effect.removed).map((n) => h("span", { className: "dial-col-chip dial-col-removed", title: `Column ${n} goes` }, `− ${n}`))],
+    ["renamed", "Renames", pairs(effect.renamed).map(([old, now]) => h("span", { className: "dial-col-chip dial-col-renamed", title: `${old} is renamed ${now}` }, `${old} → ${now}`))],
+    ["dtypes", "Types", pairs(effect.dtypes).map(([column, dtype]) => h(
+      "span",
+      { className: "dial-col-chip dial-col-dtype", title: `${column} will be ${dtype}` },
+      column,
+      " ",
+      h("span", { className: "dial-col-dtype-name" }, dtype)
+    ))]
+  ];
+  const chips = groups.filter(([, , list]) => list.length).map(([kind, label, list]) => h(
+    "div",
+    { className: "dial-chip-row", "data-dial-dry-run-chips": kind },
+    h("span", { className: "dial-chip-row-label" }, label),
+    list.slice(0, CHIPS),
+    list.length > CHIPS ? h("span", { className: "dial-more" }, `+${list.length - CHIPS} more`) : null
+  ));
+  const sampled = typeof effect.sampled === "string" && effect.sampled.trim() ? h("div", { className: "dial-note", "data-dial-dry-run-sampled": "" }, summarise(effect.sampled, 400)) : null;
+  const sample = effect.sample && typeof effect.sample === "object" ? effect.sample : {};
+  const sides = (
+    /** @type {[string, Json][]} */
+    [["Before", sample.before], ["After", sample.after]].map(([label, table]) => sampleSide(label, table)).filter(Boolean)
+  );
+  let sampleNode = null;
+  if (sides.length) {
+    const { toggle, region } = disclosure(
+      view,
+      `${id}:sample`,
+      "Sample before and after",
+      h("div", { className: "dial-sample" }, sides),
+      "sample"
+    );
+    sampleNode = h("div", { className: "dial-dry-run-more", "data-dial-dry-run-sample": "" }, toggle, region);
+  }
+  return {
+    rows,
+    chips: chips.length ? h("div", { className: "dial-dry-run-chips" }, chips) : null,
+    sampled,
+    sample: sampleNode
+  };
+}
+function sampleSide(label, table) {
+  if (!table || typeof table !== "object" || !Array.isArray(table.columns) || !Array.isArray(table.rows)) return null;
+  const total = Number(table.total_rows);
+  const shown = table.rows.length;
+  const count = Number.isFinite(total) && total > shown ? `${formatCount(shown)} of ${formatCount(total)} rows` : `${formatCount(shown)} row${shown === 1 ? "" : "s"}`;
+  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }) || [];
+  const indexed = Array.isArray(table.index) && table.index.length === table.rows.length;
+  return h(
+    "div",
+    { className: `dial-sample-side${indexed ? " dial-sample-indexed" : ""}`, "data-dial-sample": label.toLowerCase() },
+    h("div", { className: "dial-sample-caption" }, h("strong", {}, label), ` · ${count}`),
+    body
+  );
+}
+function edited(view, item, draft) {
+  if (!item.pending || !isDryRun(item.event.dry_run)) return;
+  const id = String(item.event.id);
+  const token = String(item.pending.token);
+  const payload = editedPayload(draft);
+  if (payload === void 0) return;
+  const sig = canonical(payload);
+  const before = view.dryRuns.get(id);
+  const current = before && before.token === token ? before : null;
+  if (current && current.sig === sig) return;
+  if (before && before.timer) clearTimeout(before.timer);
+  if (sig === canonical(item.event.payload)) {
+    view.dryRuns.delete(id);
+    redrawDryRun(view, id);
+    return;
+  }
+  const asked = {
+    token,
+    sig,
+    payload: structuredClone(payload),
+    state: "checking",
+    result: current ? current.result : null,
+    timer: null
+  };
+  asked.timer = setTimeout(() => askDryRun(view, id, asked), DRY_RUN_WAIT_MS);
+  view.dryRuns.set(id, asked);
+  redrawDryRun(view, id);
+}
+function askDryRun(view, id, asked) {
+  asked.timer = null;
+  if (view.dryRuns.get(id) !== asked) return;
+  const pending = (
+    /** @type {{token?: string, kind?: string}} */
+    view.model.get("pending") || {}
+  );
+  if (pending.kind !== "decide" || String(pending.token) !== asked.token) return;
+  view.model.send({ type: "dry-run", token: asked.token, payload: asked.payload });
+  asked.timer = setTimeout(() => {
+    asked.timer = null;
+    if (view.dryRuns.get(id) !== asked || asked.state !== "checking") return;
+    asked.state = "unanswered";
+    redrawDryRun(view, id);
+  }, DRY_RUN_ANSWER_MS);
+}
+function dryRunAnswered(view, message) {
+  if (!message || typeof message !== "object") return false;
+  const result = isDryRun(message.result) ? message.result : null;
+  const token = String(message.token);
+  const sig = canonical(message.payload);
+  for (const [id, asked] of view.dryRuns) {
+    if (asked.token !== token || asked.sig !== sig) continue;
+    if (asked.timer) clearTimeout(asked.timer);
+    asked.timer = null;
+    asked.state = result ? "answered" : "unanswered";
+    if (result) asked.result = result;
+    redrawDryRun(view, id);
+    return true;
+  }
+  return false;
+}
+function listenForDryRuns(connected, view) {
+  const onMessage = (message) => {
+    if (message && message.type === "dry-run") dryRunAnswered(
+      view,
+      /** @type {DryRunResultMessage} */
+      message
+    );
+  };
+  connected.on("msg:custom", onMessage);
+  return () => connected.off("msg:custom", onMessage);
+}
+function redrawDryRun(view, id) {
+  for (const entry of view.nodes.values()) {
+    const item = entry.item;
+    if (item.kind !== "suggestion" || String(item.event.id) !== id || !item.pending) continue;
+    const old = entry.node.querySelector("[data-dial-dry-run]");
+    const fresh = dryRunSection(view, item);
+    if (!old) continue;
+    const focused = old.contains(document.activeElement) ? document.activeElement && document.activeElement.getAttribute("data-dial-toggle") : null;
+    if (fresh) old.replaceWith(fresh);
+    else old.remove();
+    if (fresh && focused) fresh.querySelector(`[data-dial-toggle="${focused}"]`)?.focus();
+  }
+}
+function undoPart(view, item, preview) {
+  if (item.status !== "done") return [];
+  const id = String(item.event.id);
+  const nodes = [];
+  if (item.undoFailed) {
+    nodes.push(h(
+      "div",
+      { className: "dial-undo-failed", role: "alert", "data-dial-undo-failed": "" },
+      h("strong", {}, "Undo failed: "),
+      summarise(item.undoFailed.error || "the domain did not say why", 600)
+    ));
+  }
+  const word = undoableOf(view.model, id);
+  if (word === true) {
+    const busy = view.undoing.has(id);
+    const undo = (
+      /** @type {HTMLButtonElement} */
+      button(busy ? "Undoing…" : "Undo", "undo", () => {
+        if (view.undoing.has(id)) return;
+        view.undoing.add(id);
+        view.model.send({ type: "undo", id });
+        undo.disabled = true;
+        undo.textContent = "Undoing…";
+      }, { aria: `Undo: ${preview}`, disabled: busy })
+    );
+    nodes.push(h("div", { className: "dial-buttons dial-undo-row" }, undo));
+  } else if (typeof word === "string") {
+    nodes.push(h("div", { className: "dial-undo-no", "data-dial-undo-no": "" }, `Can't undo: ${summarise(word, 300)}`));
+  }
+  return nodes;
+}
+var drawnCode = /* @__PURE__ */ new WeakMap();
+function drawAllCode(view, box) {
+  const raw = view.model.get("code");
+  const code = typeof raw === "string" ? raw : "";
+  if (drawnCode.get(box) === code) return;
+  drawnCode.set(box, code);
+  box.hidden = !code.trim();
+  box.replaceChildren(...code.trim() ? [codeBlock(
+    view,
+    "all-code",
+    code,
+    { label: "All code", action: "copy-all-code", copyLabel: "Copy all code" }
+  )] : []);
+}
+
 // js/src/cards.js
 var STATUS_LABEL = {
   pending: "Waiting for you",
@@ -1069,7 +1511,8 @@ var STATUS_LABEL = {
   invalid: "Invalid",
   skipped: "Skipped",
   confirmed: "Confirmed",
-  running: "Running"
+  running: "Running",
+  undone: "Undone"
 };
 function draftFor(view, item) {
   const id = String(item.event.id);
@@ -1126,8 +1569,16 @@ function suggestionCard(view, item) {
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
-  if (waiting(item)) card.append(decisionPart(view, item, preview, destructive));
-  else if (item.outcome) card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited) }));
+  if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
+  else if (item.outcome) {
+    card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
+    const code = codeOf(item.outcome.result);
+    if (code && (item.status === "done" || item.status === "undone")) card.append(codeBlock(view, `${event.id}:code`, code));
+    card.append(...undoPart(view, item, preview));
+  } else {
+    const dry = dryRunSection(view, item);
+    if (dry) card.append(dry);
+  }
   for (const ack of item.acks) {
     card.append(h(
       "div",
@@ -1141,6 +1592,9 @@ function suggestionCard(view, item) {
 function waiting(item) {
   return Boolean(item.pending);
 }
+function codeOf(result) {
+  return result && typeof result === "object" && !Array.isArray(result) && typeof result.code === "string" && result.code.trim() ? result.code : "";
+}
 function decisionPart(view, item, preview, destructive) {
   const draft = draftFor(view, item);
   const issue = item.pending.issue;
@@ -1148,8 +1602,17 @@ function decisionPart(view, item, preview, destructive) {
     draft.issueSeen = item.pending.token;
     draft.open = true;
   }
-  if (draft.open) return editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }));
-  return h(
+  const dry = dryRunSection(view, item);
+  if (draft.open) {
+    return [editor(
+      view,
+      item,
+      draft,
+      (payload) => decide(view, item, "edit", { payload }),
+      { aside: dry, onEdit: () => edited(view, item, draft) }
+    )];
+  }
+  const buttons = h(
     "div",
     { className: "dial-buttons" },
     button(
@@ -1164,6 +1627,7 @@ function decisionPart(view, item, preview, destructive) {
     }, { aria: `Edit: ${preview}` }),
     button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` })
   );
+  return dry ? [dry, buttons] : [buttons];
 }
 function stepList(item) {
   const payload = item.event.payload;
@@ -1225,14 +1689,15 @@ function stepOutcome(outcome) {
   }
   return box;
 }
-function outcomeLine(outcome, { editedShown = false } = {}) {
+function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
   const status = String(outcome.status);
-  const line = h("div", { className: `dial-outcome dial-outcome-${status}` });
+  const line = h("div", { className: `dial-outcome dial-outcome-${status}${undone ? " dial-outcome-taken-back" : ""}` });
   if (status === "done") {
     line.append(h("strong", {}, "Done"));
+    const result = outcome.result && typeof outcome.result === "object" && !Array.isArray(outcome.result) && typeof outcome.result.code === "string" ? Object.fromEntries(Object.entries(outcome.result).filter(([key]) => key !== "code")) : outcome.result;
     const body = (
       /** @type {HTMLElement[]} */
-      resultNodes(outcome.result).filter(Boolean)
+      resultNodes(result).filter(Boolean)
     );
     const inline = body.length === 1 && body[0].classList.contains("dial-result");
     if (inline) line.append(body[0]);
@@ -1251,7 +1716,19 @@ function outcomeLine(outcome, { editedShown = false } = {}) {
     if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
   }
   if (outcome.edited && !editedShown) line.append(h("span", { className: "dial-edited" }, " (edited)"));
-  return line;
+  if (!undone) return line;
+  const said = summarise(undone.hint || resultText(undone.result) || "", 300);
+  return h(
+    "div",
+    { className: "dial-outcomes" },
+    line,
+    h(
+      "div",
+      { className: "dial-outcome dial-outcome-undone", "data-dial-undone": "" },
+      h("strong", {}, "Undone"),
+      h("span", {}, said ? ` — ${said}` : " — taken back")
+    )
+  );
 }
 
 // js/src/log.js
@@ -1281,6 +1758,13 @@ function statusNode(item) {
       "div",
       { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
       `Carried on from ${event.session}${saved}${waiting2}`
+    );
+  }
+  if (event.type === "undo-failed") {
+    return h(
+      "div",
+      { className: "dial-status-line dial-error", role: "alert", "data-dial-undo-failed": String(event.id ?? "") },
+      `Undo of ${summarise(event.id, 60)} failed: ${summarise(event.error, 400)}`
     );
   }
   if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
@@ -1333,15 +1817,21 @@ function nodeFor(view, item) {
 }
 function signature(view, item) {
   switch (item.kind) {
-    case "suggestion":
+    case "suggestion": {
+      const id = String(item.event.id);
       return JSON.stringify([
         item.status,
         item.pending,
         item.outcome,
         view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
         [...item.steps.values()],
-        item.acks
+        item.acks,
+        item.undone,
+        item.undoFailed,
+        undoableOf(view.model, id),
+        view.undoing.has(id)
       ]);
+    }
     case "ask":
       return JSON.stringify([item.pending, item.answer]);
     case "no-reply":
@@ -1802,6 +2292,9 @@ function viewState(model, refresh) {
     askDrafts: /* @__PURE__ */ new Map(),
     nodes: /* @__PURE__ */ new Map(),
     sending: /* @__PURE__ */ new Set(),
+    dryRuns: /* @__PURE__ */ new Map(),
+    undoing: /* @__PURE__ */ new Set(),
+    disclosed: /* @__PURE__ */ new Set(),
     refresh: (item, focus) => refresh(view, item, focus)
   };
   return view;
@@ -1810,7 +2303,18 @@ function viewState(model, refresh) {
 // js/src/view.js
 var PING_MS = 5e3;
 var DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: run this cell again to carry on.";
-var TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title", "change:queued", "change:usage"];
+var TRAITS = [
+  "change:transcript",
+  "change:pending",
+  "change:thinking",
+  "change:running",
+  "change:schemas",
+  "change:title",
+  "change:queued",
+  "change:usage",
+  "change:code",
+  "change:undoable"
+];
 function render({ model: connected, el }) {
   const link = { disconnected: false, lost: () => {
   } };
@@ -1832,6 +2336,7 @@ function render({ model: connected, el }) {
   const questionsPanel = mountQuestions(model, chat.log);
   const stopProbing = probe(connected, model, link, () => disconnect(chat));
   const stopStreaming = listenForStream(connected, chat);
+  const stopDryRuns = listenForDryRuns(connected, chat.view);
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -1847,6 +2352,7 @@ function render({ model: connected, el }) {
     for (const name of TRAITS) model.off(name, schedule);
     stopProbing();
     stopStreaming();
+    stopDryRuns();
     questionsPanel.dispose();
   };
 }
@@ -1868,6 +2374,7 @@ function frame(view, link) {
     thinkingText,
     stop,
     stream: null,
+    seen: 0,
     header: h("div", { className: "dial-header" }),
     log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
     thinking: h(
@@ -1888,8 +2395,12 @@ function frame(view, link) {
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
     streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
-    footer: h("div", { className: "dial-footer", "data-dial-usage": "" })
+    footer: h("div", { className: "dial-footer" }),
+    usage: h("div", { className: "dial-usage", "data-dial-usage": "" }),
+    // every accepted step's code, one script (the `code` trait)
+    allCode: h("div", { className: "dial-all-code", "data-dial-all-code": "" })
   };
+  chat.footer.append(chat.allCode, chat.usage);
   chat.streamBox.hidden = true;
   root.append(
     chat.header,
@@ -1979,14 +2490,16 @@ function drawStream(chat) {
 function capitalised(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
-function drawUsage(chat) {
+function drawFooter(chat) {
+  drawAllCode(chat.view, chat.allCode);
   const usage = (
     /** @type {Partial<import("./contract.js").Usage>} */
     chat.view.model.get("usage") || {}
   );
   const total = Number(usage.total);
-  chat.footer.hidden = !(total > 0);
-  if (chat.footer.hidden) return;
+  chat.usage.hidden = !(total > 0);
+  chat.footer.hidden = chat.usage.hidden && chat.allCode.hidden;
+  if (chat.usage.hidden) return;
   const turns = Number(usage.turns) || 0;
   const parts = [
     `${turns.toLocaleString("en-US")} ${turns === 1 ? "reply" : "replies"}`,
@@ -1995,7 +2508,7 @@ function drawUsage(chat) {
   if (Number.isFinite(usage.input) && Number.isFinite(usage.output)) {
     parts.push(`${Number(usage.input).toLocaleString("en-US")} in · ${Number(usage.output).toLocaleString("en-US")} out`);
   }
-  chat.footer.textContent = parts.join(" · ");
+  chat.usage.textContent = parts.join(" · ");
 }
 function update(chat) {
   const { view, log, root } = chat;
@@ -2011,6 +2524,10 @@ function update(chat) {
   );
   const transcript = model.get("transcript") || [];
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  if (transcript.length !== chat.seen) {
+    chat.seen = transcript.length;
+    view.undoing.clear();
+  }
   drawLog(view, log, itemsOf(transcript, pending));
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
@@ -2038,7 +2555,7 @@ function update(chat) {
   root.classList.toggle("dial-running", Boolean(model.get("running")));
   chat.stop.hidden = !model.get("running");
   if (!model.get("running")) chat.stop.disabled = false;
-  drawUsage(chat);
+  drawFooter(chat);
   if (chat.link.disconnected) disableAll(root);
   if (nearBottom) log.scrollTop = log.scrollHeight;
 }

@@ -1,0 +1,116 @@
+"""Review before it runs, and a way back after: a proposal's dry run, and Undo → ``undone``.
+
+    a valid, mutating proposal ─▶ domain.dry_run(action, payload), when the domain has one
+        ─▶ {ok: true, summary, effect, code?, note?} on its 'suggestion' event (the card shows
+           what it will do before the person decides); an edit in the card asks again
+           (``Conversation.dry_run``)
+        raises, takes over DRY_RUN_SECONDS, returns what is not an object, or is too large
+        ─▶ {ok: false, error}: shown as unavailable; it never blocks the decision
+    a done run of a mutating action is remembered (its payload and what run returned)
+    Conversation.undo(id) ─▶ domain.undoable(…) says it is still exact ─▶ domain.undo(…)
+        ├─ it ran ─▶ a second, later outcome of the same suggestion: 'undone' (owed to the
+        │            agent, told with the next message: "Undone: <preview>.")
+        └─ not exact any more, or the undo raised ─▶ an 'undo-failed' event {id, error}; the
+                     suggestion stays done, nothing changes
+
+A dry run works on a worker thread (a blocking one) or as a task, so the kernel stays free; one
+that runs past its bound goes on there, but its answer is no longer waited for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ._outcomes import failure, jsonable
+from ._state import Reply, State
+from ._work import TimedOut, start, until_done
+
+#: Seconds a dry run may take before it is shown as unavailable.
+DRY_RUN_SECONDS = 1.0
+#: Most characters of JSON a dry run may return (its samples are small tables).
+MAX_DRY_RUN_CHARS = 200_000
+#: Seconds an undo may take.
+UNDO_SECONDS = 30.0
+
+
+def _unavailable(error: str) -> dict[str, Any]:
+    return {"ok": False, "error": error}
+
+
+async def dry_run(state: State, action: str, payload: Any) -> dict[str, Any] | None:
+    """What the domain says ``payload`` would do, bounded; None when it has no dry run (or
+    none for this action)."""
+    dry = state.domain.dry_run_of
+    if dry is None:
+        return None
+    try:
+        result = await until_done(start(dry, action, payload), DRY_RUN_SECONDS)
+    except TimedOut:
+        return _unavailable(f"it took longer than {DRY_RUN_SECONDS:g}s to work out")
+    except Exception as exc:
+        return _unavailable(failure(exc)["error"])
+    if result is None:
+        return None
+    if not isinstance(result, dict):
+        return _unavailable(f"the domain's dry run gave {type(result).__name__}, not an object")
+    shown = jsonable(result)
+    if not isinstance(shown, dict):
+        return _unavailable("the domain's dry run could not be read")
+    if len(json.dumps(shown, default=str)) > MAX_DRY_RUN_CHARS:
+        return _unavailable(f"the domain's dry run is over {MAX_DRY_RUN_CHARS:,} characters")
+    return {"ok": True, **shown}
+
+
+@dataclass(frozen=True)
+class DoneRun:
+    """A done run of a mutating action, remembered so that it can be undone."""
+
+    action: str
+    payload: Any
+    result: Any
+    preview: str
+
+
+def remember_done(state: State, sid: str, run: DoneRun) -> None:
+    state.done_runs[sid] = run
+
+
+def undoable(state: State) -> dict[str, bool | str]:
+    """Suggestion id → True when Undo would take it back exactly now, else why not."""
+    domain = state.domain
+    if domain.undo_of is None:
+        return {}
+    shown: dict[str, bool | str] = {}
+    for sid, run in state.done_runs.items():
+        if domain.undoable_of is None:
+            shown[sid] = True
+            continue
+        try:
+            verdict = domain.undoable_of(run.action, run.payload, run.result)
+        except Exception as exc:
+            verdict = failure(exc)["error"]
+        shown[sid] = True if verdict is True else str(verdict or "it cannot be undone")
+    return shown
+
+
+async def undo(state: State, sid: str) -> dict[str, Any] | None:
+    """Take the done run ``sid`` back; its 'undone' outcome, or None when it could not be (an
+    'undo-failed' event says why)."""
+    run = state.done_runs.get(sid)
+    if run is None:
+        raise KeyError(f"there is no done action {sid!r} to undo")
+    why_not = undoable(state).get(sid, "the domain cannot undo it")
+    if why_not is not True:
+        state.events.emit({"type": "undo-failed", "id": sid, "error": str(why_not)})
+        return None
+    undo_of = state.domain.undo_of
+    assert undo_of is not None  # undoable() said yes
+    try:
+        await until_done(start(undo_of, run.action, run.payload, run.result), UNDO_SECONDS)
+    except (TimedOut, Exception) as exc:
+        state.events.emit({"type": "undo-failed", "id": sid, "error": failure(exc)["error"]})
+        return None
+    del state.done_runs[sid]
+    return Reply(state, []).settle(sid, run.action, "undone", run.preview)
