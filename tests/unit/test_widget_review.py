@@ -9,7 +9,7 @@ from typing import Any
 
 from dial_notebook.widget import ChatWidget
 
-from .runtime_doubles import dial, inform, suggest
+from .runtime_doubles import dial, inform, suggest, until
 from .test_runtime_review import Reviewed
 
 
@@ -19,14 +19,6 @@ class Agent:
 
     def send(self, message: str) -> str:
         return self.replies.pop(0) if self.replies else dial(inform("ok"))
-
-
-async def until(condition: Any, seconds: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        assert loop.time() < end, "the condition never held"
-        await asyncio.sleep(0.005)
 
 
 def widget(domain: Any, replies: list[str]) -> tuple[ChatWidget, list[dict[str, Any]]]:

@@ -16,6 +16,8 @@ from dial_notebook.runtime import SnapshotError, load_snapshot
 from dial_notebook.widget import ChatWidget
 from dial_notebook.widget._session import session_path, widget_transcript
 
+from .runtime_doubles import until
+
 REPLY = ('<dial version="0.1" actor="agent"><dial-inform>One note coming up.</dial-inform>'
          '<dial-suggest id="add" action="add-note">Add it?'
          '<dial-payload>{"text": "buy milk"}</dial-payload></dial-suggest></dial>')
@@ -41,14 +43,6 @@ class Counting(NotesDomain):
     def run(self, action: str, payload: Any) -> Any:
         self.runs += 1
         return super().run(action, payload)
-
-
-async def until(condition: Any, seconds: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        assert loop.time() < end, "the condition never held"
-        await asyncio.sleep(0.005)
 
 
 def click(chat: ChatWidget, **content: Any) -> None:
