@@ -62,6 +62,7 @@ from ._session import (
 )
 from ._static import conversation_html, export_document, write_document
 from ._static_output import StaticOutput
+from ._vegalite import with_chart  # a Vega-Lite chart, drawn here as a PNG
 
 _MAX_UPLOAD = 50 * 1024 * 1024
 
@@ -511,8 +512,6 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._unsent = ""
         if kind == "suggestion":
             self._learn_schema(str(event.get("action") or ""))
-        from ._vegalite import with_chart  # a Vega-Lite chart, drawn here as a PNG (_vegalite.py)
-
         self._append(with_chart(event))  # the widget's copy; the runtime's event stays as it is
         if kind in ("outcome", "undo-failed"):
             self._refresh_review()
