@@ -59,6 +59,8 @@ MAX_HEIGHT = 1_200
 MAX_PNG_BYTES = 1_000_000
 #: Longest one chart is drawn; the kernel's drawing time in one go, refilled at REFILL / s.
 RENDER_SECONDS = 2.0
+#: What a new worker may take to start (Python, V8, the fonts), beyond RENDER_SECONDS.
+START_SECONDS = 10.0
 DRAWING_SECONDS = 2.0
 REFILL = 0.5
 #: Caps of settings that make work out of nothing (ticks, bins, density steps).
@@ -354,7 +356,10 @@ class _Worker:
             self._lock.release()
 
     def _exchange(self, line: bytes, seconds: float, allowed: float) -> dict[str, Any]:
+        cold = self._process is None or self._process.poll() is not None
         process = self._running()
+        if cold:  # starting Python and V8 is not drawing: a loaded machine may take seconds
+            seconds += START_SECONDS
         reply: list[bytes] = []
 
         def talk() -> None:

@@ -31,7 +31,7 @@ def eda(jupyter, browser_context) -> NotebookPage:
     notebook.app = "eda"
     notebook.page.wait_for_function(
         "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-        "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=60000)
+        "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=120000)
     yield notebook
     notebook.page.close()
 
