@@ -36,17 +36,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dial_notebook.runtime._snapshot import FORMAT, MAX_EVENTS, MAX_SNAPSHOT_BYTES, VERSION
+
 from ._serialise import json_safe
 
-#: The snapshot's ``format`` (the runtime's snapshot format; a replay reads it, and nothing
-#: else).
-FORMAT = "dial-notebook/conversation"
-#: The snapshot versions a replay reads.
-VERSIONS = (1,)
-#: The largest file a replay reads.
-MAX_BYTES = 50 * 1024 * 1024
-#: The most events a replay steps through.
-MAX_EVENTS = 200_000
+#: The snapshot versions a replay reads (the runtime's snapshot format, _snapshot.py, owns
+#: FORMAT, the largest file read and the most events a transcript may hold).
+VERSIONS = (VERSION,)
+MAX_BYTES = MAX_SNAPSHOT_BYTES
 #: The fields a replay shows exactly, by event type: each must be text.
 _TEXT_FIELDS = {"sent": "message", "reply": "text"}
 
