@@ -58,6 +58,25 @@ Save again: the edited note is added, and the agent notices you changed it.
 
 **4. Or just talk.** Typing while a card waits means you moved on: the card ends *superseded*.
 
+**5. Trust without fatigue.** Type `add a note: call mum`. On its card click
+**Always allow like this…**: a rule is drafted from this very proposal, each field fixed to its
+value. Next to *text*, click **Any text**, then **Save rule and accept**. Now type
+`add a note: pay rent`: it is added without a click, and its card says *Accepted by rule r1*.
+Rules never apply to destructive actions: `remove note 1` still asks (dismiss it). Click
+**Rules (1)** under the chat to see the rule, how many proposals it accepted, and **Revoke** it.
+
+**6. Say why.** Type `add a note: call mum` again, click **Dismiss with a reason…**, write
+`I have that one already` and click **Dismiss**. The reason (and any **Comment…** you attach
+to a field) goes to the agent with the outcome: type `list notes`, and the agent answers it;
+the last cell of this section prints what it received.
+
+Your rules, in Python: `chat.rules` lists them, `chat.allow(action, schema)` adds one (a JSON
+Schema the payload must satisfy), `chat.revoke("r1")` removes one.
+"""),
+    code("""
+chat.rules
+"""),
+    md("""
 What the domain holds now (run again after clicking):
 """),
     code("""

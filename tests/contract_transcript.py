@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dial_notebook.dial import MAX_REPLY_CHARS
+from dial_notebook.domains import Rules
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import python_executor
 from dial_notebook.widget import ChatWidget
@@ -92,7 +93,13 @@ REPLIES: dict[str, Any] = {
     "huge": "x" * (MAX_REPLY_CHARS + 1),
     "keep": dial('<dial-suggest id="keep" action="add-note">And this?' + payload({"text": "jam"})
                  + "</dial-suggest>"),
+    "again": dial('<dial-suggest id="again" action="add-note">' + payload({"text": "tea"})
+                  + "</dial-suggest>"),
 }
+
+#: The person's rule: a note of just 'tea' needs no confirmation.
+TEA = {"type": "object", "properties": {"text": {"const": "tea"}}, "required": ["text"],
+       "additionalProperties": False}
 
 
 class Agent:
@@ -135,8 +142,10 @@ async def settled(chat: ChatWidget, task: asyncio.Future[Any]) -> None:
 
 async def play() -> list[dict[str, Any]]:
     """Play the conversation; the widget's transcript at the end."""
-    chat = ChatWidget(agent=Agent(), domain=NotesDomain(["buy milk"]), timeout=0.3,
-                      max_turns=2, executors={"python": python_executor({})})
+    notes = NotesDomain(["buy milk"])
+    chat = ChatWidget(agent=Agent(), domain=notes, timeout=0.3, max_turns=2,
+                      executors={"python": python_executor({})},
+                      rules=Rules(domain=notes))  # not the kernel's: its ids start at r1
 
     async def say(text: str) -> asyncio.Future[Any]:
         task = chat.say(text)
@@ -160,9 +169,11 @@ async def play() -> list[dict[str, Any]]:
     task = await say("propose")
     await decide("edit", payload={"text": ""})  # refused: issue and edits_left
     await settled(chat, task)
-    await decide("edit", payload={"text": "green tea"})
+    await decide("edit", payload={"text": "green tea"},
+                 comments=[{"field": "/text", "text": "Say which tea."}])
     await settled(chat, task)
-    await decide("dismiss")  # the removal
+    await decide("dismiss", reason="I still need it.",  # the removal
+                 comments=[{"field": "", "text": "Ask before removing."}])
     await task
     task = await say("run")
     await decide("accept")
@@ -182,6 +193,8 @@ async def play() -> list[dict[str, Any]]:
     await task
     chat.domain.notes[:] = [n for n in chat.domain.notes if n["text"] != "jam"]
     await chat.undo("keep")  # the note went meanwhile: undo-failed, nothing changes
+    chat.allow("add-note", TEA)
+    await (await say("again"))  # accepted by the rule, without asking
     task = chat.say("slow")
     await asyncio.sleep(0.05)
     click(chat, type="stop")  # the Stop button: the widget's stopped entry
@@ -189,7 +202,7 @@ async def play() -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as folder:  # carried on in a new widget: resumed
         saved = chat.save(Path(folder) / "session.json")
         again = ChatWidget.restore(saved, agent=Agent(), domain=NotesDomain(["buy milk"]),
-                                   timeout=0.3, max_turns=2)
+                                   timeout=0.3, max_turns=2, rules=Rules())
         entries = json.loads(json.dumps(again.transcript))
     entries[-1].update(session=".dial/contract.json", saved_at="2026-12-01T17:00:00+00:00")
     return entries

@@ -274,10 +274,35 @@ class Brain:
                             f"you saw it: {hint}. Could you say it another way?")]
 
     def on_dismissed(self, outcome: dict[str, Any]) -> Elements:
-        return [ack(outcome, "OK, I left that out.")]
+        return [ack(outcome, "OK, I left that out." + heard(outcome))]
 
     def on_handed_off(self, outcome: dict[str, Any]) -> Elements:
         return [ack(outcome, "It's open in its own panel.")]
+
+
+def heard(outcome: dict[str, Any]) -> str:
+    """What the demo says back of the person's reason and comments ('' when there are none):
+    a real model is told to read them (the system prompt); the demo shows that it got them.
+
+        >>> heard({"reason": "we have one", "comments": [{"field": "/text", "text": "short"}]})
+        " I'll keep in mind why: 'we have one'. On text you said: 'short'."
+    """
+    said = ""
+    reason = outcome.get("reason")
+    if isinstance(reason, str) and reason.strip():
+        said += f" I'll keep in mind why: '{_clipped(reason)}'."
+    for comment in (outcome.get("comments") or [])[:3]:
+        if not isinstance(comment, dict) or not isinstance(comment.get("text"), str):
+            continue
+        field = str(comment.get("field") or "").lstrip("/").replace("/", ".")
+        where = f"On {field} you said" if field else "You said"
+        said += f" {where}: '{_clipped(comment['text'])}'."
+    return said
+
+
+def _clipped(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def ack(outcome: dict[str, Any], text: str) -> Acknowledge:

@@ -10,7 +10,7 @@
     invalid   a text too long is shortened and proposed again; a note that does not exist
               becomes a question listing the notes
     failed    says why and offers to list the notes
-    dismissed "OK, I left that out."
+    dismissed "OK, I left that out."  (and what the person said: their reason, comments)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from typing import Any, ClassVar
 
 from ..dial import Inform
-from ._demo_base import Arg, Brain, Elements, Then, ack
+from ._demo_base import Arg, Brain, Elements, Then, ack, heard
 from ._reachable import undo_hint
 
 _ADD = re.compile(
@@ -143,7 +143,7 @@ class NotesBrain(Brain):
         if action == "add-note":
             edited = " your edited version:" if outcome.get("edited") else ""
             return [ack(outcome, f"Added{edited} '{result.get('text', '')}'. "
-                                 f"You now have {self._how_many()}.")]
+                                 f"You now have {self._how_many()}.{heard(outcome)}")]
         if action == "remove-note":
             return [ack(outcome, f"Removed '{result.get('text', '')}'. {self._how_many()} left. "
                                  f"({undo_hint(self.domain)} brings it back.)")]

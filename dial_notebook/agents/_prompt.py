@@ -74,6 +74,9 @@ length.
 - skipped: it never ran, because what it waited for (its observe, or a step before it) did not happen; "hint" says why.
 A <dial-execute> block's steps are reported one by one (the step's id, action "execute:ENV"); a <dial-delegate> to an actor nobody registered comes back failed with code "not-delegated".
 "edited": true means the person changed your payload before it ran.
+The person may say why: "reason" is why they dismissed it, and "comments" lists their remarks \
+on fields, [{"field":"/text","text":"…"}] ("field" is a JSON Pointer into your payload; "" is \
+the whole proposal). Read them and follow them in what you propose next.
 Each message may also carry a <context …/> line describing the current state, then the \
 person's words."""
 

@@ -10,9 +10,15 @@ The text is fixed by the runtime document and its wire details, character for ch
     </dial>
 
 The JSON is written as JavaScript's ``JSON.stringify`` writes it (compact, non-ASCII as is,
-``1.0`` as ``1``, ``1e+21``, NaN as ``null``) with every ``<`` as ``\\u003c``. One addition to
-the reference: a ``data:`` URL in a result longer than ``MAX_DATA_URL`` characters (a chart's
-PNG) is replaced by a short note, so an image is not sent to the agent as text.
+``1.0`` as ``1``, ``1e+21``, NaN as ``null``) with every ``<`` as ``\\u003c``. Two additions to
+the reference:
+
+- a ``data:`` URL in a result longer than ``MAX_DATA_URL`` characters (a chart's PNG) is
+  replaced by a short note, so an image is not sent to the agent as text;
+- what the person said about the proposal follows ``edited``, written like the other fields:
+  ``"reason"`` (why it was dismissed) and ``"comments"`` (``[{"field":"/text","text":"…"}]``,
+  a JSON Pointer into the payload, ``""`` for the whole proposal). The acknowledgement's text
+  is the runtime's, unchanged.
 """
 
 from __future__ import annotations
@@ -140,6 +146,12 @@ def outcome_json(outcome: Mapping[str, Any]) -> str:
             del body[k]
     if outcome.get("edited"):
         body["edited"] = True
+    # this project's extension: what the person said about the proposal (see the header)
+    if isinstance(outcome.get("reason"), str) and outcome["reason"]:
+        body["reason"] = outcome["reason"]
+    if isinstance(outcome.get("comments"), list) and outcome["comments"]:
+        body["comments"] = [{"field": c.get("field", ""), "text": c.get("text", "")}
+                            for c in outcome["comments"] if isinstance(c, Mapping)]
     return js_json(body).replace("<", "\\u003c")
 
 

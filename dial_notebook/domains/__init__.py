@@ -6,23 +6,27 @@
 - ``DataFramesDomain``: EDA over pandas DataFrames (pandas is the ``data`` extra);
   ``load_sales()`` gives a small data set to explore.
 - ``ActionError``: what a run function raises to fail with a code, a field and a hint.
+- ``Rules``: the person's "always allow like this" rules, a JSON Schema each.
 """
 
 from .. import _public
 from ._errors import ActionError
+from ._rules import Rule, Rules
 from ._sales import load_sales
 from ._schema_domain import ActionSpec, RunRecord, SchemaDomain
 from .dataframes import DataFramesDomain
 from .notes import NotesDomain
 
 # exported at the package's top too: shown there as dial_notebook.X
-_public.shown_as_top_level(ActionError, DataFramesDomain, NotesDomain, SchemaDomain)
+_public.shown_as_top_level(ActionError, DataFramesDomain, NotesDomain, Rule, Rules, SchemaDomain)
 
 __all__ = [
     "ActionError",
     "ActionSpec",
     "DataFramesDomain",
     "NotesDomain",
+    "Rule",
+    "Rules",
     "RunRecord",
     "SchemaDomain",
     "load_sales",

@@ -88,6 +88,8 @@ class SuggestionEvent(TypedDict):
     confirmed: NotRequired[bool]
     suspicious: NotRequired[dict[str, list[str]]]
     dry_run: NotRequired[dict[str, Any]]
+    allowable: NotRequired[bool]
+    rule: NotRequired[str]
 
 
 class OutcomeEvent(TypedDict):
@@ -104,6 +106,9 @@ class OutcomeEvent(TypedDict):
     field: NotRequired[str | None]
     hint: NotRequired[str | None]
     edited: NotRequired[bool]
+    rule: NotRequired[str]
+    reason: NotRequired[str]
+    comments: NotRequired[list[dict[str, str]]]
     block: NotRequired[str]
     command: NotRequired[str]
     to: NotRequired[str]

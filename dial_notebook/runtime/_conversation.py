@@ -51,6 +51,7 @@ from ._resume import Restored, settle_interrupted
 from ._review import dry_run as review_dry_run
 from ._review import undo as review_undo
 from ._review import undoable
+from ._rules import RulesPort
 from ._snapshot import FORMAT, VERSION, SnapshotError, load_snapshot, read_snapshot
 from ._state import Reply, State, running_key
 from ._streaming import StreamProgress
@@ -127,6 +128,10 @@ class Conversation:
             (``shell_executor(timeout=…)``, ``http_executor(…)``); ``None`` turns one off.
         actors: actor id → a callable (called with the ``Delegation``) or an agent (an object
             with ``send``), for ``<dial-delegate to=…>``.
+        rules: the person's "always allow like this" rules (``dial_notebook.Rules``, or any
+            object with ``match(action, payload)``): a valid proposal of a changing, not
+            destructive, not hand-off action that one accepts runs without asking, and its
+            outcome names the rule (``_rules.py``). None: the person decides every one.
 
     Example::
 
@@ -148,6 +153,7 @@ class Conversation:
         full_dial: bool = True,
         executors: Mapping[str, Any] | None = None,
         actors: Mapping[str, Any] | None = None,
+        rules: Any = None,
     ) -> None:
         for name, seconds in (("timeout", timeout), ("run_timeout", run_timeout)):
             if seconds is not None and (isinstance(seconds, bool) or not isinstance(
@@ -168,7 +174,8 @@ class Conversation:
         self._agent_object = agent
         self._state = State(DomainPort(domain), HumanPort(human), Events(on_event),
                             full=bool(full_dial), executors=Executors(executors),
-                            actors=dict(actors or {}), run_timeout=_seconds(run_timeout, timeout))
+                            actors=dict(actors or {}), run_timeout=_seconds(run_timeout, timeout),
+                            rules=None if rules is None else RulesPort(rules))
         self._timeout = None if timeout is None else float(timeout)
         self._max_turns = max_turns
         self._busy = False           # a say is running

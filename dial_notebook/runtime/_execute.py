@@ -225,8 +225,8 @@ class _Block:
         if decided.verdict == "invalid":
             issue = decided.issue or {}
             return self.settle("invalid", code=issue.get("code"), field=issue.get("field"),
-                               hint=issue.get("hint"))
-        return self.settle(decided.verdict)
+                               hint=issue.get("hint"), **decided.feedback)
+        return self.settle(decided.verdict, **decided.feedback)  # a dismissal's reason too
 
     async def _check_edit(self, edited: Any) -> EditCheck:
         steps, issue = check_edit(self.ids, self.steps, edited)

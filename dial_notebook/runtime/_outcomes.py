@@ -6,7 +6,13 @@
                          which the reference leaves out of the declare)
      failed              'error', 'code', 'field', 'hint' (the exception's, those present)
      invalid             'code', 'field', 'hint' (the domain's refusal, those present)
-     + 'edited': True    when the person changed the payload}
+     + 'edited': True    when the person changed the payload
+     + 'rule'            the id of the person's rule that accepted it without asking
+     + 'reason'          why the person dismissed it (_feedback.py)
+     + 'comments'        the person's comments, [{'field': JSON Pointer, 'text'}]}
+
+'reason' and 'comments' reach the agent in the outcome's declare, after 'edited'; 'rule' does
+not (to the agent, an accept by a rule is an accept).
 
 Only done, failed and invalid make a turn follow at once (``NEEDS_REPLY``); dismissed,
 superseded and handed-off wait for the person's next words.

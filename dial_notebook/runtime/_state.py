@@ -79,6 +79,8 @@ class State:
     #: A restored conversation's shown-back proposal, by id: (Suggestion, refusals so far);
     #: ``person_decides`` takes it up instead of starting afresh.
     resumed: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    #: The person's rules (_rules.RulesPort), or None: no proposal is accepted by a rule.
+    rules: Any = None
 
     def ids(self) -> tuple[int, int, int, int]:
         """The id counters: suggestions, asks, execute blocks, delegations."""

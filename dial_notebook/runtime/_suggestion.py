@@ -4,6 +4,7 @@
        │  the person already moved on in this reply ──────▶ superseded
        ├─ read-only action ─▶ runs at once ───────────────▶ done | failed
        ├─ hand-off action  ─▶ runs at once ───────────────▶ handed-off | failed
+       ├─ a rule accepts it (_rules.py) ─▶ runs ──────────▶ done | failed  (rule: id)
        └─ 'suggestion' event; the person decides:
             accept  ─▶ runs ──────────────────────────────▶ done | failed
             edit    ─▶ validated ─▶ runs ─────────────────▶ done | failed  (edited: true)
@@ -14,6 +15,7 @@
        a run past run_timeout ────────────────────────────▶ failed (code 'timeout')
        interrupted (human raised, task cancelled) ────────▶ superseded, or — while it runs —
                                                             the run's real end (_work.py)
+       the person's comments and a dismissal's reason go with the outcome (_feedback.py)
 
 Stronger than a naive port of the reference: an accept of a payload that was never validated
 (the one shown back after a refused edit) is validated first and counts as an edit; a
@@ -31,9 +33,11 @@ from typing import Any
 
 from ..dial import Declare, Payload, Suggest
 from ._budget import EDIT_SECONDS, Budget, spending
+from ._feedback import merged, read_feedback
 from ._outcomes import ended, failure, returned, timed_out
 from ._ports import ActionSpec
 from ._review import DoneRun, dry_run, remember_done
+from ._rules import eligible
 from ._state import Reply
 from ._values import Suggestion
 from ._work import TimedOut, on_end, until_done
@@ -41,7 +45,8 @@ from ._work import TimedOut, on_end, until_done
 #: Refused edits after which a suggestion ends invalid.
 MAX_EDIT_ATTEMPTS = 3
 
-_DECISIONS = "{'accept': True}, {'dismiss': True}, {'edit': payload} or {'say': text}"
+_DECISIONS = ("{'accept': True}, {'dismiss': True}, {'edit': payload} or {'say': text} (an "
+              "accept, edit or dismiss may add 'comments', a dismiss a 'reason')")
 
 
 def has_payload(suggest: Suggest) -> bool:
@@ -111,13 +116,17 @@ class Decided:
     """What the person decided about one proposal, its edits settled.
 
     ``verdict`` is ``run`` (``as_proposed``, or ``payload`` after an accepted edit, with
-    ``edited``), ``dismissed``, ``superseded`` or ``invalid`` (with ``issue``)."""
+    ``edited``), ``dismissed``, ``superseded`` or ``invalid`` (with ``issue``). ``feedback``:
+    the person's ``comments`` and a dismissal's ``reason``, for the outcome; ``rule``: the rule
+    an accept of what was proposed named (the caller checks it before recording it)."""
 
     verdict: str
     as_proposed: bool = False
     payload: Any = None
     edited: bool = False
     issue: Mapping[str, Any] | None = None
+    feedback: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    rule: str | None = None
 
 
 async def person_decides(
@@ -133,6 +142,7 @@ async def person_decides(
     state = reply.state
     # a restored conversation takes up the card as the person last saw it (_resume.py)
     shown, refused = state.resumed.pop(proposal.id, (proposal, 0))
+    feedback: dict[str, Any] = {}
     while True:
         state.pending = shown
         try:
@@ -140,23 +150,36 @@ async def person_decides(
         finally:
             state.pending = None
         kind, value = read_decision(decision)
+        if kind != "say":
+            feedback = _together(feedback, read_feedback(decision))
         if kind == "dismiss":
-            return Decided("dismissed")
+            return Decided("dismissed", feedback=feedback)
         if kind == "say":
             reply.said = value
             return Decided("superseded")
         if kind == "accept" and shown is proposal:
-            return Decided("run", as_proposed=True)
+            rule = decision.get("rule")
+            return Decided("run", as_proposed=True, feedback=feedback,
+                           rule=rule if isinstance(rule, str) else None)
         edited = shown.payload if kind == "accept" else value
         with spending(Budget(EDIT_SECONDS)):  # the person's edit: not the reply's to spend
             verdict = await check(edited)
         if verdict.issue is None:
-            return Decided("run", payload=verdict.run, edited=verdict.changed)
+            return Decided("run", payload=verdict.run, edited=verdict.changed,
+                           feedback=feedback)
         refused += 1
         if refused >= MAX_EDIT_ATTEMPTS:
-            return Decided("invalid", issue=verdict.issue)
+            return Decided("invalid", issue=verdict.issue, feedback=feedback)
         shown = dataclasses.replace(shown, payload=edited, issue=verdict.shown,
                                     edits_left=MAX_EDIT_ATTEMPTS - refused)
+
+
+def _together(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """The feedback of two decisions on one card: every comment once, the latest reason."""
+    together = {**earlier, **later}
+    if "comments" in earlier and "comments" in later:
+        together["comments"] = merged(earlier["comments"], later["comments"])
+    return together
 
 
 async def on_suggest(reply: Reply, suggest: Suggest, declare: Declare | None) -> None:
@@ -236,11 +259,21 @@ class _Life:
             preview=self.preview, destructive=spec.destructive,
         )
         event = {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
-        if spec.mutates and not spec.handoff:  # what it would do, for the person deciding
+        rules = self.state.rules if eligible(spec) else None
+        rule = rules.match(self.action, payload) if rules is not None else None
+        if rule is not None:  # the person said to always allow proposals like this one
+            event["rule"] = rule
+        elif rules is not None:
+            event["allowable"] = True  # a rule may be made from this card
+        if spec.mutates and not spec.handoff and rule is None:  # what it would do, to decide
             effect = await dry_run(self.state, self.action, payload)
             if effect is not None:
                 event["dry_run"] = effect
         self.state.events.emit(event)
+        if rule is not None and rules is not None:
+            rules.fired(rule)
+            await self._run(payload, rule=rule)
+            return
         await self._decide_or_run(spec, suggestion)
 
     async def _decide_or_run(self, spec: ActionSpec, suggestion: Suggestion) -> None:
@@ -251,13 +284,21 @@ class _Life:
             await self._run(suggestion.payload)
             return
         decided = await person_decides(self.reply, suggestion, self._check_edit)
+        feedback = dict(decided.feedback)
         if decided.verdict == "run":
             payload = suggestion.payload if decided.as_proposed else decided.payload
-            await self._run(payload, edited=decided.edited)
+            rule = decided.rule
+            rules = self.state.rules if eligible(spec) else None
+            if rule is not None and (rules is None or not rules.accepts(rule, self.action,
+                                                                        payload)):
+                rule = None  # named, but it does not accept this proposal: a plain accept
+            if rule is not None and rules is not None:
+                rules.fired(rule)
+            await self._run(payload, edited=decided.edited, rule=rule, feedback=feedback)
         elif decided.verdict == "invalid":
-            self.settle("invalid", **(decided.issue or {}))
+            self.settle("invalid", **(decided.issue or {}), **feedback)
         else:
-            self.settle(decided.verdict)
+            self.settle(decided.verdict, **feedback)
 
     async def _check_edit(self, edited: Any) -> EditCheck:
         check = await self.state.domain.validate(self.action, edited)
@@ -266,8 +307,12 @@ class _Life:
         self.preview = await self.state.domain.preview(self.action, edited)
         return EditCheck(run=edited)
 
-    async def _run(self, payload: Any, *, status: str = "done", edited: bool = False) -> None:
-        extra = {"edited": True} if edited else {}
+    async def _run(self, payload: Any, *, status: str = "done", edited: bool = False,
+                   rule: str | None = None, feedback: Mapping[str, Any] | None = None) -> None:
+        extra: dict[str, Any] = {"edited": True} if edited else {}
+        if rule is not None:
+            extra["rule"] = rule
+        extra.update(feedback or {})
         running = self.state.domain.start_run(self.action, payload)
         self.started = True
         self.state.started(self.reply, self.sid, self.action, self.preview or "", **extra)

@@ -19,6 +19,9 @@ pending card, still answerable.
     decide(suggestion) ──▶ pending = {kind: 'decide', token, id, issue, errors} ──▶ click
     answer(ask)        ──▶ pending = {kind: 'answer', token, index, options}     ──▶ click
     close() while pending ──▶ decision {'say': ''} (superseded), answer None
+    rules (chat.rules, chat.allow) ──▶ a matching proposal is accepted without asking; on a
+                      card, "Always allow like this…" ─▶ 'rule-draft' (what would it accept?)
+                      ─▶ 'allow' (saved, and the card accepted with it); 'revoke' ─▶ removed
     ask_user(questions) ──▶ one panel, answered by Submit (the provider half: _questions.py)
 
 Flat traffic: a new event travels once. The ``transcript`` trait is never re-sent when an event
@@ -46,11 +49,14 @@ from typing import Any
 import anywidget
 import traitlets
 
-from dial_notebook.runtime._snapshot import load_snapshot, save_snapshot
+from dial_notebook.domains import Rule, Rules
+from dial_notebook.runtime._feedback import MAX_COMMENTS, read_comment
+from dial_notebook.runtime._snapshot import SnapshotError, load_snapshot, save_snapshot
 
 from ._bridge import Bridge
 from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
 from ._questions import QuestionsProvider
+from ._rules import draft_answer, rules_for
 from ._serialise import json_safe
 from ._session import (
     Saver,
@@ -113,7 +119,10 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             ``.dial/eda.json``) or a path. It is saved after every event; when the file is
             there, the conversation carries on from it (in a new kernel: the same cell run
             again), the card that was waiting included, and the widget says so. See
-            ``_session.py``.
+            ``_session.py``. The person's rules are kept in it too.
+        rules: the rules to apply (``dial_notebook.Rules``); by default this conversation's
+            own, with the notebook's shared by every ChatWidget in the kernel. ``chat.rules``
+            lists them; ``chat.allow`` adds one, ``chat.revoke`` removes one.
 
     Example (in a notebook cell):
 
@@ -143,6 +152,10 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                                       "script (the domain's code(), when it has one).").tag(
         sync=True)
     title = traitlets.Unicode("").tag(sync=True)
+    rules = traitlets.Instance(Rules, help="The person's 'always allow like this' rules: "
+                                           "this conversation's and the notebook's (synced "
+                                           "as a list of RuleShape).").tag(
+        sync=True, to_json=lambda rules, _widget: rules.to_list() if rules is not None else [])
 
     #: The runtime refuses a blocking say on a human that needs the loop to run.
     needs_event_loop = True
@@ -161,10 +174,16 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         executors: dict[str, Any] | None = None,
         actors: dict[str, Any] | None = None,
         session: str | os.PathLike[str] | None = None,
+        rules: Rules | None = None,
         **kwargs: Any,
     ) -> None:
         restore_from = kwargs.pop("_restore_from", None)  # ChatWidget.restore(path, ...)
-        super().__init__(title=title, **kwargs)
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"ChatWidget: rules must be a dial_notebook.Rules, not "
+                            f"{type(rules).__name__}")
+        super().__init__(title=title, rules=rules if rules is not None else rules_for(domain),
+                         **kwargs)
+        self.rules.on_change(self._rules_edited)
         # The options of full DIAL go to the factory when asked for, and always to the
         # built-in Conversation (which runs full DIAL by default); a custom factory that
         # was asked for nothing gets nothing.
@@ -193,6 +212,8 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                  else None if restore_from is None else load_snapshot(restore_from))
         options = {"agent": agent, "domain": domain, "human": self, "on_event": self._on_event,
                    "timeout": timeout, "max_turns": max_turns, **full_options}
+        if _is_conversation(conversation_factory):
+            options["rules"] = self.rules  # another factory is given what it always was
         if saved is None:
             self._conversation = conversation_factory(**options)
         else:
@@ -237,6 +258,11 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             self.usage = json_safe(surface["usage"])
         if isinstance(surface.get("unsent"), str):
             self._unsent = surface["unsent"]
+        if surface.get("rules") is not None:
+            try:
+                self.rules.load(surface["rules"])
+            except (TypeError, ValueError) as exc:
+                raise SnapshotError(f"surface.rules: {exc}. The file was left as it is") from None
         resumed = {"type": "resumed", "session": origin,
                    "saved_at": str(saved.get("saved_at") or ""),
                    "waiting": saved.get("pending") is not None}
@@ -244,7 +270,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     def _session_snapshot(self) -> dict[str, Any]:
         surface = surface_of(self.transcript, usage=self.usage, unsent=self._unsent,
-                             title=self.title)
+                             title=self.title, rules=self.rules.to_list())
         view = getattr(self._conversation, "snapshot_view", None)
         return view(surface=surface) if callable(view) else self._conversation.snapshot(
             surface=surface)
@@ -446,6 +472,53 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             self._loop = running
         return self._loop
 
+    # ---- rules: "always allow like this" ---------------------------------------------------
+
+    def allow(self, action: str, schema: Any, *, scope: str = "conversation") -> Rule:
+        """Accept, without asking, every valid proposal of ``action`` whose payload ``schema``
+        (a JSON Schema) accepts; ``scope`` is ``'conversation'`` or ``'notebook'`` (every
+        ChatWidget in this kernel). Destructive, hand-off and read-only actions have no
+        rules. An invalid schema raises ``ValueError`` saying what is wrong.
+
+            chat.allow("add-note", {"type": "object", "required": ["text"],
+                                    "properties": {"text": {"type": "string", "maxLength": 40}}})
+        """
+        return self.rules.add(action, schema, scope=scope)
+
+    def revoke(self, rule_id: str) -> Rule:
+        """Revoke a rule (the panel's Revoke): it accepts nothing from now on. Returns it.
+
+            chat.revoke("r1")
+        """
+        return self.rules.remove(rule_id)
+
+    def _rules_edited(self) -> None:
+        if getattr(self, "comm", None) is None:
+            return  # closed: another widget carries the conversation (and its file) on
+        self.send_state("rules")
+        self._changed(urgent=True)  # a rule is the person's decision: kept at once
+
+    def _rule_draft(self, token: str, schema: Any) -> None:
+        """Answer a rule being made on the pending card: is it valid, what would it accept?"""
+        answer = draft_answer(schema, str(self.pending.get("action") or ""),
+                              str(self.pending.get("id") or ""), self.pending.get("payload"),
+                              self.transcript, check_action=self.rules.check_action)
+        self.send(json_safe({"type": "rule-draft", "token": token, "schema": schema, **answer}))
+
+    def _allow_from_card(self, token: str, schema: Any, scope: Any) -> None:
+        """Save the rule made on the pending card and, when it accepts the card, accept it."""
+        try:
+            rule = self.allow(str(self.pending.get("action") or ""), schema,
+                              scope=scope if isinstance(scope, str) else "conversation")
+        except ValueError as exc:
+            self.send({"type": "allow", "token": token, "rule": None, "error": str(exc)})
+            return
+        fits = rule.accepts(self.pending.get("payload"))
+        self.send({"type": "allow", "token": token, "rule": rule.id, "error": None,
+                   "card": fits})
+        if fits:
+            self._bridge.resolve(token, {"accept": True, "rule": rule.id})
+
     # ---- the human the runtime calls ------------------------------------------------------
 
     async def decide(self, suggestion: Any) -> dict[str, Any]:
@@ -609,10 +682,18 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             if isinstance(content.get("id"), str):
                 self.undo(content["id"])
         elif kind == "dry-run":
-            token = content.get("token")
-            if (isinstance(token, str) and token == self.pending.get("token")
-                    and self.pending.get("kind") == "decide" and "payload" in content):
+            token = self._decide_token(content)
+            if token is not None and "payload" in content:
                 self._start(self._use_loop(), self._dry_run(token, content["payload"]))
+        elif kind in ("rule-draft", "allow"):
+            token = self._decide_token(content)
+            if token is not None and "schema" in content and kind == "rule-draft":
+                self._rule_draft(token, content["schema"])
+            elif token is not None and "schema" in content:
+                self._allow_from_card(token, content["schema"], content.get("scope"))
+        elif kind == "revoke":
+            if isinstance(content.get("id"), str) and content["id"] in self.rules:
+                self.revoke(content["id"])
         elif kind == "sync":
             # a view that missed an append (or loaded after one) asks for the whole trait
             if content.get("length") != len(self.transcript):
@@ -627,6 +708,14 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                     self._bridge.resolve(token, decision)
             else:
                 self._answer(token, content, buffers)
+
+    def _decide_token(self, content: dict[str, Any]) -> str | None:
+        """The message's token when it is the card waiting now, else None (a stale click)."""
+        token = content.get("token")
+        if (isinstance(token, str) and token == self.pending.get("token")
+                and self.pending.get("kind") == "decide"):
+            return token
+        return None
 
     def _answer(self, token: str, content: dict[str, Any], buffers: list[Any]) -> None:
         file = content.get("file")
@@ -689,12 +778,33 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         super().close()
 
 
+def _is_conversation(factory: Any) -> bool:
+    from dial_notebook.runtime import Conversation
+
+    return isinstance(factory, type) and issubclass(factory, Conversation)
+
+
 def _decision(content: dict[str, Any]) -> dict[str, Any] | None:
+    """The decision a click sent, with what the person wrote about the proposal (a comment
+    that is not well formed is left out; the rest of the decision stands)."""
     decision = content.get("decision")
     if decision == "accept":
-        return {"accept": True}
-    if decision == "dismiss":
-        return {"dismiss": True}
-    if decision == "edit" and "payload" in content:
-        return {"edit": content["payload"]}
-    return None
+        chosen: dict[str, Any] = {"accept": True}
+    elif decision == "dismiss":
+        chosen = {"dismiss": True}
+        if isinstance(content.get("reason"), str) and content["reason"].strip():
+            chosen["reason"] = content["reason"]
+    elif decision == "edit" and "payload" in content:
+        chosen = {"edit": content["payload"]}
+    else:
+        return None
+    sent = content.get("comments")
+    comments = []
+    for comment in sent if isinstance(sent, list) else []:
+        try:
+            comments.append(read_comment(comment))
+        except ValueError:
+            continue
+    if comments:
+        chosen["comments"] = comments[:MAX_COMMENTS]
+    return chosen

@@ -11,14 +11,19 @@ The front end mirrors these in ``js/src/contract.js``; the runtime's events are 
              questions   QuestionsRequest | {}        (ask_user's panel)
              usage       Usage | {}
              undoable    {suggestion id: True | why not}     code   str (every kept step)
+             rules       list[RuleShape]  (every rule this conversation applies: its own and
+                         the notebook's)
     front end ─▶ kernel  DecideMessage, AnswerMessage, SayMessage, RetryMessage, StopMessage,
-                         PingMessage, SyncMessage, QuestionsMessage, UndoMessage, DryRunMessage
-    kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage, DryRunResultMessage
+                         PingMessage, SyncMessage, QuestionsMessage, UndoMessage, DryRunMessage,
+                         RuleDraftMessage, AllowMessage, RevokeMessage
+    kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage, DryRunResultMessage,
+                         RuleDraftResultMessage, AllowResultMessage
 
-    >>> sorted(FRONT_END_MESSAGES)
-    ['answer', 'decide', 'dry-run', 'ping', 'questions', 'retry', 'say', 'stop', 'sync', 'undo']
+    >>> sorted(FRONT_END_MESSAGES)  # doctest: +NORMALIZE_WHITESPACE
+    ['allow', 'answer', 'decide', 'dry-run', 'ping', 'questions', 'retry', 'revoke',
+     'rule-draft', 'say', 'stop', 'sync', 'undo']
     >>> sorted(KERNEL_MESSAGES)
-    ['append', 'dry-run', 'pong', 'progress']
+    ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft']
 """
 
 # no ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
@@ -111,11 +116,95 @@ class QuestionsRequest(TypedDict):
     questions: list[dict[str, Any]]
 
 
+class FieldComment(TypedDict):
+    """The person's comment on one field of a proposal (``field``: a JSON Pointer such as
+    ``/text``; ``""`` is the whole proposal). It reaches the agent with the outcome."""
+
+    field: str
+    text: str
+
+
 class DecideMessage(TypedDict):
+    """A decision on the pending card; ``reason`` (a dismissal's) and ``comments`` go to the
+    agent with the outcome."""
+
     type: Literal["decide"]
     token: str
     decision: Literal["accept", "dismiss", "edit"]
     payload: NotRequired[Any]
+    reason: NotRequired[str]
+    comments: NotRequired[list[FieldComment]]
+
+
+class RuleShape(TypedDict):
+    """A rule: proposals of ``action`` whose payload ``schema`` accepts are accepted without
+    asking (``scope`` 'conversation' or 'notebook'; ``created`` ISO 8601 UTC; ``fired``: how
+    many proposals it has accepted)."""
+
+    id: str
+    action: str
+    schema: Any
+    scope: Literal["conversation", "notebook"]
+    created: str
+    fired: int
+
+
+class RuleDraftMessage(TypedDict):
+    """The rule being made on the pending card (``token``): is ``schema`` a valid rule, and
+    which proposals would it have accepted?"""
+
+    type: Literal["rule-draft"]
+    token: str
+    schema: Any
+
+
+class RuleMatch(TypedDict):
+    id: str
+    preview: str
+    status: str
+
+
+class RuleDraftResultMessage(TypedDict):
+    """The kernel's answer to a RuleDraftMessage, for that very ``schema``: ``error`` (why it
+    cannot be a rule) or None; the earlier proposals of the card's action it accepts
+    (``matches``, at most MAX_MATCHES of ``total``, the card itself left out); ``card``:
+    whether it accepts the card's own payload."""
+
+    type: Literal["rule-draft"]
+    token: str
+    schema: Any
+    error: str | None
+    matches: list[RuleMatch]
+    total: int
+    card: bool
+
+
+class AllowMessage(TypedDict):
+    """Save the rule made on the pending card (``token``) and accept the card with it."""
+
+    type: Literal["allow"]
+    token: str
+    schema: Any
+    scope: Literal["conversation", "notebook"]
+
+
+class AllowResultMessage(TypedDict):
+    """The kernel's answer to an AllowMessage: the new rule's id, or why it was refused;
+    ``card``: whether the rule accepts the card (then the card is accepted with it; if not,
+    it still waits)."""
+
+    type: Literal["allow"]
+    token: str
+    rule: str | None
+    error: str | None
+    card: NotRequired[bool]
+
+
+class RevokeMessage(TypedDict):
+    """Revoke on the rules panel: the rule ``id`` accepts nothing from now on."""
+
+    type: Literal["revoke"]
+    id: str
 
 
 class AnswerMessage(TypedDict):
@@ -221,12 +310,14 @@ FRONT_END_MESSAGES: dict[str, type] = {
     "decide": DecideMessage, "answer": AnswerMessage, "say": SayMessage,
     "retry": RetryMessage, "stop": StopMessage, "ping": PingMessage, "sync": SyncMessage,
     "questions": QuestionsMessage, "undo": UndoMessage, "dry-run": DryRunMessage,
+    "rule-draft": RuleDraftMessage, "allow": AllowMessage, "revoke": RevokeMessage,
 }
 
 #: ``type`` → the shape of the messages the kernel sends.
 KERNEL_MESSAGES: dict[str, type] = {
     "pong": PongMessage, "append": AppendMessage, "progress": ProgressMessage,
-    "dry-run": DryRunResultMessage,
+    "dry-run": DryRunResultMessage, "rule-draft": RuleDraftResultMessage,
+    "allow": AllowResultMessage,
 }
 
 class ChartDrawn(TypedDict):

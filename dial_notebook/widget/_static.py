@@ -594,7 +594,25 @@ def _outcome_line(outcome: Mapping[str, Any], *, edited_shown: bool, budget: _Bu
             parts.append(f"<span> — {_e(_summarise(hint or error, 2000))}</span>")
     if outcome.get("edited") and not edited_shown:
         parts.append('<span class="dial-edited"> (edited)</span>')
+    parts.extend(_said_about(outcome))
     return f'<div class="dial-outcome dial-outcome-{_name(status)}">{"".join(parts)}</div>'
+
+
+def _said_about(outcome: Mapping[str, Any]) -> list[str]:
+    """The rule that accepted the proposal, a dismissal's reason, the person's comments."""
+    parts = []
+    if isinstance(outcome.get("rule"), str):
+        parts.append(f'<div class="dial-by-rule">Accepted by rule {_e(outcome["rule"])}</div>')
+    if isinstance(outcome.get("reason"), str) and outcome["reason"]:
+        parts.append(f'<div class="dial-reason">Reason: {_text(outcome["reason"])}</div>')
+    comments = [c for c in _list(outcome.get("comments")) if isinstance(c, Mapping)]
+    if comments:
+        rows = "".join(
+            f'<li><span class="dial-comment-field">'
+            f'{_e(_string(c.get("field")) or "Whole proposal")}</span>: '
+            f'{_text(c.get("text"))}</li>' for c in comments[:20])
+        parts.append(f'<div class="dial-comments">Your comments<ul>{rows}</ul></div>')
+    return parts
 
 
 def _status(item: _Item, _budget: _Budget) -> str:
@@ -1319,6 +1337,10 @@ body[data-jp-theme-light="true"] {_S} {{{_LIGHT} }}
   color: var(--dial-fg-muted); }}
 {_S} .dial-edited, {_S} .dial-edited-mark {{ color: var(--dial-fg-muted); font-size: 12px;
   font-weight: normal; }}
+{_S} .dial-by-rule, {_S} .dial-reason, {_S} .dial-comments {{ color: var(--dial-fg-muted);
+  font-size: 12px; margin-top: 4px; }}
+{_S} .dial-comments ul {{ margin: 2px 0 0; padding-left: 18px; }}
+{_S} .dial-comment-field {{ font-family: var(--dial-mono, monospace); }}
 {_S} .dial-result {{ color: var(--dial-fg-muted); }}
 {_S} .dial-waiting {{ margin-top: 10px; padding: 6px 10px; border-radius: 6px;
   border: 1px dashed var(--dial-accent); color: var(--dial-fg); font-size: 12px; }}

@@ -1,14 +1,22 @@
 // @ts-check
 // A suggestion card: the action, its preview (after an edit, what ran), the agent's words, the
 // steps of an execute block, and then what it will do (its dry run, review.js) over Accept /
-// Edit / Dismiss while it waits for the person, or its outcome once it has one (with the code
-// that ran, and Undo). A click sends {type: 'decide', token, decision, payload?}; what happens
-// next is the kernel's to decide (the card only shows what it is told).
+// Edit / Dismiss while it waits for the person — with "Dismiss with a reason…", "Comment…"
+// (comments.js) and, on an allowable card, "Always allow like this…" (the rule editor,
+// rules.js) — or its outcome once it has one (the rule that accepted it, rules-panel.js; the
+// reason and comments the person gave; the code that ran, and Undo). A click sends
+// {type: 'decide', token, decision, payload?, reason?, comments?}; what happens next is the
+// kernel's to decide (the card only shows what it is told). A card a rule accepted offers no
+// decision: it says "Accepted by rule r1".
 
+import { commentButton, commentsArea, commentsPart, commentsToSend, outcomeComments, outcomeReason, reasonButton, reasonOpen,
+  reasonRow } from "./comments.js";
 import { button, h, revealedNodes } from "./dom.js";
 import { editor } from "./editor.js";
 import { resultNodes } from "./inform.js";
 import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
+import { byRuleLine, ruleIdOf } from "./rules-panel.js";
+import { allowable, openRuleEditor, ruleEditor, ruleSavedNote } from "./rules.js";
 import { resultText, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -52,20 +60,25 @@ export function draftFor(view, item) {
 }
 
 /**
- * The person's decision, sent once per pending token; the card's buttons are disabled.
+ * The person's decision, sent once per pending token, with the card's comments (if any); the
+ * card's controls are disabled.
  * @param {ViewState} view
  * @param {SuggestionItem} item
  * @param {DecideMessage['decision']} decision
- * @param {{payload?: Json}} [extra]
+ * @param {{payload?: Json, reason?: string}} [extra]
  */
 export function decide(view, item, decision, extra = {}) {
   const token = item.pending && item.pending.token;
   if (!token || view.sending.has(token)) return;
   view.sending.add(token);
-  view.model.send({ type: "decide", token, decision, ...extra });
+  /** @type {DecideMessage} */
+  const message = { type: "decide", token, decision, ...extra };
+  const comments = commentsToSend(view, String(item.event.id));
+  if (comments.length) message.comments = comments;
+  view.model.send(message);
   const card = view.nodes.get(item.key);
   if (card) {
-    card.node.querySelectorAll("[data-dial-action]").forEach((b) => {
+    card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
       /** @type {HTMLButtonElement} */ (b).disabled = true;
     });
   }
@@ -104,9 +117,13 @@ export function suggestionCard(view, item) {
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
+  const byRule = byRuleLine(view, item);
+  if (byRule) card.append(byRule);
   if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
   else if (item.outcome) {
     card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
+    const said = outcomeComments(item.outcome);
+    if (said) card.append(said);
     const code = codeOf(item.outcome.result);
     if (code && (item.status === "done" || item.status === "undone")) card.append(codeBlock(view, `${event.id}:code`, code));
     card.append(...undoPart(view, item, preview));
@@ -122,11 +139,12 @@ export function suggestionCard(view, item) {
 }
 
 /**
+ * Whether the card asks for a decision (a card a rule accepted never does).
  * @param {SuggestionItem} item
  * @returns {item is SuggestionItem & {pending: import("./contract.js").DecidePending}}
  */
 function waiting(item) {
-  return Boolean(item.pending);
+  return Boolean(item.pending) && !ruleIdOf(item);
 }
 
 /**
@@ -140,8 +158,9 @@ function codeOf(result) {
 
 /**
  * While the card waits: what it will do (its dry run, for the edit too), then the editor
- * (opened by Edit, or once by a new refusal; the dry run sits above its Save), else Accept /
- * Edit / Dismiss.
+ * (opened by Edit, or once by a new refusal; the dry run and the comments sit above its Save),
+ * or the rule editor, or the reason box; else the comments, and Accept / Edit / Dismiss with
+ * "Dismiss with a reason…", "Comment…" and "Always allow like this…".
  * @param {ViewState} view
  * @param {SuggestionItem & {pending: import("./contract.js").DecidePending}} item
  * @param {string} preview
@@ -158,7 +177,19 @@ function decisionPart(view, item, preview, destructive) {
   const dry = dryRunSection(view, item);
   if (draft.open) {
     return [editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }),
-      { aside: dry, onEdit: () => edited(view, item, draft) })];
+      { aside: dry, onEdit: () => edited(view, item, draft), comments: commentsPart(view, item) })];
+  }
+  const rule = view.rules.get(String(item.event.id));
+  if (rule && rule.open && allowable(item.event)) return /** @type {HTMLElement[]} */ ([dry, ruleEditor(view, item)].filter(Boolean));
+  const said = /** @type {HTMLElement[]} */ ([dry, ruleSavedNote(view, item), commentsArea(view, item)].filter(Boolean));
+  if (reasonOpen(view, item)) {
+    return [...said, reasonRow(view, item, (reason) => decide(view, item, "dismiss", reason ? { reason } : {}))];
+  }
+  /** @type {HTMLElement | null} */
+  let allow = null;
+  if (allowable(item.event)) {
+    allow = button("Always allow like this…", "allow-rule", () => openRuleEditor(view, item), { kind: "dial-link" });
+    allow.setAttribute("aria-expanded", "false");
   }
   const buttons = h("div", { className: "dial-buttons" },
     button("Accept", "accept", () => decide(view, item, "accept"),
@@ -167,8 +198,9 @@ function decisionPart(view, item, preview, destructive) {
       draft.open = true;
       view.refresh(item, { focusEditor: true });
     }, { aria: `Edit: ${preview}` }),
-    button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` }));
-  return dry ? [dry, buttons] : [buttons];
+    button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` }),
+    h("span", { className: "dial-buttons-more" }, reasonButton(view, item), commentButton(view, item), allow));
+  return [...said, buttons];
 }
 
 /**
@@ -257,7 +289,9 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
     if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
   } else if (status === "dismissed") {
+    const reason = outcomeReason(outcome); // " — reason: …"
     line.append(h("strong", {}, "Dismissed"));
+    if (reason) line.append(reason);
   } else if (status === "superseded") {
     line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
   } else if (status === "handed-off") {

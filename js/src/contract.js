@@ -2,16 +2,20 @@
 // The contract between the kernel and this front end, as types (no code): the synced traits the
 // view reads, the events of the transcript (dial_notebook/runtime/_events.py and _contract.py,
 // plus the widget's own 'person' and 'error'), the `pending` trait (widget/_chat_widget.py:
-// decide / answer; widget/_contract.py), the `questions` trait (widget/_questions.py), and the
-// custom messages each way. js/test/contract.test.mjs reads a transcript the kernel made.
+// decide / answer; widget/_contract.py), the `questions` trait (widget/_questions.py), the
+// `rules` trait (the rules "always allow like this" made), and the custom messages each way.
+// js/test/contract.test.mjs reads a transcript the kernel made.
 //
 //   traits in:    transcript (grown by 'append', never re-sent whole), pending, thinking,
 //                 running, queued, schemas, title, usage, questions, provider_note, code,
-//                 undoable
-//   messages out: decide · answer (+ one buffer for a file) · say · retry · stop · ping · sync
-//                 · questions · dry-run (the person's edit, to be tried) · undo
+//                 undoable, rules
+//   messages out: decide (+ the person's reason and field comments) · answer (+ one buffer
+//                 for a file) · say · retry · stop · ping · sync · questions · dry-run (the
+//                 person's edit, to be tried) · undo · rule-draft (is this schema a rule, what
+//                 would it match) · allow (save the rule, accept the card with it) · revoke
 //   messages in:  pong (the kernel still holds this widget) · append (new events) · progress
-//                 (a reply being streamed) · dry-run (what the edit would do)
+//                 (a reply being streamed) · dry-run (what the edit would do) · rule-draft
+//                 (the check of a schema) · allow (the rule saved, or why not)
 //
 // The kernel's values are JSON; a field the kernel may leave out is optional here, and the
 // code reads every one defensively (agent text is untrusted, and so is its shape).
@@ -91,25 +95,33 @@ export {};
 /**
  * A valid proposal; an execute block (full_dial) is one too, with kind 'execute', payload
  * {steps}, the steps' schema, `confirmed` (offered because a confirm was answered yes) and
- * `suspicious` (step id -> hidden characters named 'U+202E').
+ * `suspicious` (step id -> hidden characters named 'U+202E'). `allowable`: a rule may be made
+ * for it ("Always allow like this…"; never an execute block nor a destructive card); `rule`:
+ * the id of the rule that accepted it without asking (no decision is asked; its outcome follows).
  * @typedef {{
  *   type: 'suggestion', id: string, action: string, text: string, payload: Json,
  *   preview: string, destructive: boolean, mutates: boolean,
  *   issue?: {[key: string]: Json}, edits_left?: number,
  *   kind?: 'execute', schema?: JsonSchema, confirmed?: boolean,
  *   suspicious?: {[stepId: string]: string[]}, dry_run?: DryRun,
+ *   allowable?: true, rule?: string,
  * }} SuggestionEvent
  */
+
+/** A comment of the person's on one field of a proposal: `field` a JSON Pointer ('' the whole).
+ *  @typedef {{field: string, text: string}} FieldComment */
 
 /**
  * What became of a proposal (or of one step of an execute block: `block`, `command`; or of a
  * delegation: `to`, `resume`). A done proposal the person took back gets a second, later
  * outcome with status 'undone'; a done result may carry `code` (the code of what ran).
+ * `rule`: the rule that accepted it; `reason`: why the person dismissed it; `comments`: what
+ * the person said of its fields when deciding (all three told to the agent too).
  * @typedef {{
  *   type: 'outcome', id: string, action: string, status: string, preview: string,
  *   result?: Json, error?: string, code?: string | null, field?: string | null,
  *   hint?: string | null, edited?: boolean, block?: string, command?: string, to?: string,
- *   resume?: boolean,
+ *   resume?: boolean, rule?: string, reason?: string, comments?: FieldComment[],
  * }} OutcomeEvent
  */
 
@@ -180,25 +192,45 @@ export {};
 
 /** @typedef {{id: string, selected: string[], custom?: string}} AnswerItem */
 
+// ---- rules ("always allow like this") -------------------------------------------------------------
+
+/**
+ * A rule: proposals of `action` whose payload `schema` accepts are accepted without asking, in
+ * this conversation or in every conversation of this notebook; `created` ISO-8601 UTC, `fired`
+ * how many proposals it has accepted.
+ * @typedef {{
+ *   id: string, action: string, schema: Json, scope: 'conversation' | 'notebook',
+ *   created: string, fired: number,
+ * }} Rule
+ */
+
+/** An earlier proposal a draft rule would have accepted. @typedef {{id: string, preview: string, status: string}} RuleMatch */
+
 // ---- the synced traits --------------------------------------------------------------------------
 
 /** Tokens the agent reported, summed. @typedef {{turns: number, input?: number, output?: number, total?: number}} Usage */
 
 /**
  * `code`: one script of every accepted step not undone ('' when none); `undoable`: for done
- * suggestions, id -> true (Undo is offered) or why it cannot be undone.
+ * suggestions, id -> true (Undo is offered) or why it cannot be undone; `rules`: every rule
+ * this conversation applies ([] when none).
  * @typedef {{
  *   transcript: TranscriptEvent[], pending: Pending | {}, thinking: boolean, running: boolean,
  *   queued: string[], schemas: {[action: string]: JsonSchema}, title: string,
  *   usage: Usage | {}, questions: QuestionsRequest | {}, provider_note: string,
- *   code: string, undoable: {[id: string]: true | string},
+ *   code: string, undoable: {[id: string]: true | string}, rules: Rule[],
  * }} Traits
  */
 
 // ---- custom messages ------------------------------------------------------------------------------
 
 /**
- * @typedef {{type: 'decide', token: string, decision: 'accept' | 'dismiss' | 'edit', payload?: Json}} DecideMessage
+ * A decision; `reason` only with 'dismiss', `comments` with any (each key left out when empty;
+ * every text trimmed, none empty).
+ * @typedef {{
+ *   type: 'decide', token: string, decision: 'accept' | 'dismiss' | 'edit', payload?: Json,
+ *   reason?: string, comments?: FieldComment[],
+ * }} DecideMessage
  * @typedef {{name: string, size: number, type: string}} FileInfo
  * @typedef {{type: 'answer', token: string, value?: string, file?: FileInfo}} AnswerMessage
  * @typedef {{type: 'say', text: string}} SayMessage
@@ -209,8 +241,14 @@ export {};
  * @typedef {{type: 'questions', token: string, answers: AnswerItem[]}} QuestionsMessage
  * @typedef {{type: 'dry-run', token: string, payload: Json}} DryRunMessage
  * @typedef {{type: 'undo', id: string}} UndoMessage
+ * Is `schema` a valid rule for the card waiting under `token`, and what would it match?
+ * @typedef {{type: 'rule-draft', token: string, schema: Json}} RuleDraftMessage
+ * Save the rule, and accept the card waiting under `token` with it.
+ * @typedef {{type: 'allow', token: string, schema: Json, scope: Rule['scope']}} AllowMessage
+ * @typedef {{type: 'revoke', id: string}} RevokeMessage
  * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | StopMessage | PingMessage
- *   | SyncMessage | QuestionsMessage | DryRunMessage | UndoMessage} MessageOut
+ *   | SyncMessage | QuestionsMessage | DryRunMessage | UndoMessage | RuleDraftMessage
+ *   | AllowMessage | RevokeMessage} MessageOut
  * @typedef {{type: 'pong', id: string}} PongMessage
  * @typedef {{type: 'append', start: number, events: TranscriptEvent[]}} AppendMessage
  * @typedef {{
@@ -220,6 +258,15 @@ export {};
  * The kernel's answer to a DryRunMessage: its token and payload, echoed, and the dry run
  * (null when the domain has none for it).
  * @typedef {{type: 'dry-run', token: string, payload: Json, result: DryRun | null}} DryRunResultMessage
+ * The kernel's check of a RuleDraftMessage's very `schema` (echoed): why it cannot be a rule
+ * (`error`), the earlier proposals of the action it accepts (at most 20 listed, `total` in all,
+ * the card itself left out), and whether it accepts the card's own payload (`card`).
+ * @typedef {{
+ *   type: 'rule-draft', token: string, schema: Json, error: string | null, matches: RuleMatch[],
+ *   total: number, card: boolean,
+ * }} RuleDraftResultMessage
+ * The answer to an AllowMessage: the rule's id, or why it was not saved.
+ * @typedef {{type: 'allow', token: string, rule: string | null, error: string | null, card?: boolean}} AllowResultMessage
  */
 
 /**

@@ -3,7 +3,8 @@
 // as JSON, with the kernel's refusal of the last edit placed on the fields it names. Save sends
 // the edited payload (the card sends {type: 'decide', decision: 'edit', payload}); Cancel (or Escape) closes it; Ctrl/⌘+Enter saves.
 // After every change of the payload, onEdit (the card asks what the edit would do); `aside`
-// (the card's "What it will do") sits above Save.
+// (the card's "What it will do") and `comments` (the card's comments, or Comment…:
+// comments.js; they go with the Save) sit above Save.
 //
 //   draft.view  'form' ⇄ 'json'   (switching to the form parses the JSON first; bad JSON stays)
 //   draft.local  the form's own errors: Save is refused while there are any
@@ -31,9 +32,9 @@ import { normalisePath } from "./text.js";
  * @param {SuggestionItem & {pending: DecidePending}} item
  * @param {Draft} draft
  * @param {(payload: import("./contract.js").Json) => void} onSave  sends the edit
- * @param {{aside?: HTMLElement | null, onEdit?: () => void}} [options]
+ * @param {{aside?: HTMLElement | null, onEdit?: () => void, comments?: HTMLElement | null}} [options]
  */
-export function editor(view, item, draft, onSave, { aside = null, onEdit = () => {} } = {}) {
+export function editor(view, item, draft, onSave, { aside = null, onEdit = () => {}, comments = null } = {}) {
   const schema = item.event.schema || view.model.get("schemas")?.[String(item.event.action)];
   const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
   if (!draft.view) draft.view = hasForm ? "form" : "json";
@@ -60,6 +61,7 @@ export function editor(view, item, draft, onSave, { aside = null, onEdit = () =>
   else jsonPart(edit);
   if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
   if (aside) box.append(aside);
+  if (comments) box.append(comments);
   box.append(h("div", { className: "dial-buttons" },
     button("Save", "save-edit", () => save(edit), { kind: "dial-primary", aria: "Save the edited payload" }),
     button("Cancel", "cancel-edit", () => cancel(edit), { aria: "Cancel editing" })));

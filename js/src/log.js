@@ -1,7 +1,8 @@
 // @ts-check
 // The conversation log: one node per display item, kept across updates. An item is redrawn
-// only when its signature changes (a card's status, pending state, outcome, steps, …), so what
-// the person typed into an open editor survives every other change.
+// only when its signature changes (a card's status, pending state, outcome, steps, whether the
+// rule that accepted it is still there, …), so what the person typed into an open editor
+// survives every other change.
 //
 //   drawLog(view, log, items) ──▶ new items appended in order, changed ones replaced in place
 //                                 (focus kept, or moved to a refused field), gone ones removed
@@ -12,6 +13,7 @@ import { STATUS_LABEL, suggestionCard } from "./cards.js";
 import { button, h, jsonBlock } from "./dom.js";
 import { informNode } from "./inform.js";
 import { undoableOf } from "./review.js";
+import { ruleStateOf } from "./rules-panel.js";
 import { summarise } from "./text.js";
 
 /** @typedef {import("./items.js").Item} Item */
@@ -116,7 +118,8 @@ function signature(view, item) {
     case "suggestion": {
       const id = String(item.event.id);
       return JSON.stringify([item.status, item.pending, item.outcome, view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
-        [...item.steps.values()], item.acks, item.undone, item.undoFailed, undoableOf(view.model, id), view.undoing.has(id)]);
+        [...item.steps.values()], item.acks, item.undone, item.undoFailed, undoableOf(view.model, id), view.undoing.has(id),
+        ruleStateOf(view, item)]);
     }
     case "ask": return JSON.stringify([item.pending, item.answer]);
     case "no-reply": return JSON.stringify([item.retry, view.model.get("running")]);
@@ -130,7 +133,7 @@ function signature(view, item) {
  * @param {Item} item
  * @param {Focus} [focus]
  */
-export function refreshItem(view, item, { focusEditor, focusPath, focusAction } = {}) {
+export function refreshItem(view, item, { focusEditor, focusPath, focusSelector, focusAction } = {}) {
   const entry = view.nodes.get(item.key);
   if (!entry) return;
   const node = nodeFor(view, item);
@@ -143,6 +146,8 @@ export function refreshItem(view, item, { focusEditor, focusPath, focusAction } 
     target = node.querySelector(`[data-dial-path="${CSS.escape(focusPath)}"] :is(input, textarea, select)`);
   } else if (focusEditor) {
     target = node.querySelector(".dial-field-invalid :is(input, textarea, select), .dial-editor :is(input, textarea, select)");
+  } else if (focusSelector) {
+    target = node.querySelector(focusSelector);
   } else if (focusAction) {
     target = node.querySelector(`[data-dial-action="${focusAction}"]`);
   }

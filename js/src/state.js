@@ -11,6 +11,11 @@
 //   view.dryRuns   suggestion id -> the dry run asked for the person's edit, and its answer
 //   view.undoing   suggestion ids whose Undo was clicked (until the transcript changes)
 //   view.disclosed what the person opened (a card's code, its sample): open across redraws
+//   view.rules     suggestion id -> the "Always allow like this…" editor (rules.js)
+//   view.comments  suggestion id -> the person's field comments and dismissal reason (comments.js)
+//   view.panel     the rules panel: open, and the rule a card's "Accepted by rule" points at
+//   view.revoking  rule ids whose Revoke was clicked (until the `rules` trait drops them)
+//   view.showRule  open the rules panel at a rule (view.js sets it; null where there is none)
 //   view.refresh   redraw one item now (an editor opened, a tab switched, a field added)
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -37,7 +42,40 @@
  * }} DryRunAsk
  */
 
-/** Where focus goes after a redraw. @typedef {{focusEditor?: boolean, focusPath?: string, focusAction?: string}} Focus */
+/**
+ * How one top-level field (JSON Pointer; '' a payload that is no object) may vary in a rule:
+ * exactly its value, any value of its type, a number in [min, max] (as typed; '' no bound), a
+ * string matching `pattern`.
+ * @typedef {{kind: 'exact' | 'any' | 'range' | 'pattern', min: string, max: string, pattern: string}} FieldRule
+ */
+
+/**
+ * A rule being made on a waiting card: the payload it was derived from, a FieldRule per field,
+ * the hand-written schema (`json`, null: the fields' schema is used) and whether its box is
+ * shown, the scope; the pending `token`, `sig` (canonical JSON of the schema now, null while it
+ * does not parse), the kernel's `answer` for that very schema (null: not yet), the debounce;
+ * Save sent and not answered (`saving`), why it was refused, the id of a rule saved that this
+ * card does not match (`saved`). `sync` redraws the editor's live parts in place.
+ * @typedef {{
+ *   open: boolean, payload: import("./contract.js").Json, fields: Map<string, FieldRule>,
+ *   json: string | null, jsonOpen: boolean, scope: 'conversation' | 'notebook',
+ *   token: string, sig: string | null, answer: import("./contract.js").RuleDraftResultMessage | null,
+ *   timer: ReturnType<typeof setTimeout> | null,
+ *   saving: boolean, saveError: string | null, saved: string | null, sync: (() => void) | null,
+ * }} RuleEdit
+ */
+
+/**
+ * A waiting card's comments (one row each: field pointer, text as typed) and its dismissal
+ * reason (null: the reason box is closed).
+ * @typedef {{rows: {field: string, text: string}[], reason: string | null}} Comments
+ */
+
+/**
+ * Where focus goes after a redraw (the first that applies): an editor's field, the field at
+ * `focusPath`, the node `focusSelector` selects, the button with data-dial-action `focusAction`.
+ * @typedef {{focusEditor?: boolean, focusPath?: string, focusSelector?: string, focusAction?: string}} Focus
+ */
 
 /** @typedef {{sig: string, node: HTMLElement, item: Item}} Entry */
 
@@ -51,6 +89,11 @@
  *   dryRuns: Map<string, DryRunAsk>,
  *   undoing: Set<string>,
  *   disclosed: Set<string>,
+ *   rules: Map<string, RuleEdit>,
+ *   comments: Map<string, Comments>,
+ *   panel: {open: boolean, highlight: string | null},
+ *   revoking: Set<string>,
+ *   showRule: ((id: string) => void) | null,
  *   refresh: (item: Item, focus?: Focus) => void,
  * }} ViewState
  */
@@ -72,6 +115,11 @@ export function viewState(model, refresh) {
     dryRuns: new Map(),
     undoing: new Set(),
     disclosed: new Set(),
+    rules: new Map(),
+    comments: new Map(),
+    panel: { open: false, highlight: null },
+    revoking: new Set(),
+    showRule: null,
     refresh: (item, focus) => refresh(view, item, focus),
   };
   return view;

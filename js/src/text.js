@@ -1,6 +1,7 @@
 // @ts-check
 // Text and URL helpers, pure (no DOM): which URLs the page may load, the characters a person
-// cannot see, field paths, labels, summaries and numbers as the cards write them.
+// cannot see, field paths (and JSON Pointers), labels, summaries and numbers as the cards write
+// them.
 
 export const SUMMARY_CHARS = 240;
 
@@ -107,6 +108,14 @@ export function joinPath(parts) {
     else out += out === "" ? String(part) : `.${part}`;
   }
   return out;
+}
+
+/**
+ * A JSON Pointer (RFC 6901): ['a/b', 0, 'c~d'] -> '/a~1b/0/c~0d'; [] -> '' (the whole value).
+ * @param {readonly (string | number)[]} parts
+ */
+export function jsonPointer(parts) {
+  return parts.map((part) => `/${String(part).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
 /**

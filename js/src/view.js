@@ -1,13 +1,16 @@
 // @ts-check
 // The view: the widget's frame (header, context panel, log, the reply being streamed, words
-// queued, the thinking line, the composer with Send and Stop, the footer: all the code, usage),
-// redrawn from the model's traits at most once per microtask; and the link to the kernel,
-// which says so (and disables every control) once the kernel-side half is gone.
+// queued, the thinking line, the composer with Send and Stop, the footer: all the code, the
+// rules and their panel, usage), redrawn from the model's traits at most once per microtask;
+// and the link to the kernel, which says so (and disables every control) once the kernel-side
+// half is gone.
 //
 //   change:transcript | pending | thinking | running | schemas | title | queued | usage | code
-//          | undoable ──▶ update()
+//          | undoable | rules ──▶ update()
 //   progress message ──▶ drawStream(): only the streamed bubble changes, nothing else redraws
 //   dry-run message  ──▶ a card's "What it will do" alone is redrawn (review.js)
+//   rule-draft / allow message ──▶ a card's rule editor (rules.js)
+//   a card's "Accepted by rule r1" ──▶ view.showRule: the rules panel opened at r1 (rules-panel.js)
 //   an appended reply / no-reply / stopped / error ──▶ the bubble goes (the log shows the reply)
 //   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
 //   a send that throws ──▶ disconnect()
@@ -22,6 +25,8 @@ import { ENDS_STREAM, streamed } from "./live.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
 import { drawAllCode, listenForDryRuns } from "./review.js";
+import { listenForRules } from "./rules.js";
+import { rulesArea } from "./rules-panel.js";
 import { viewState } from "./state.js";
 import { summarise } from "./text.js";
 
@@ -40,7 +45,7 @@ export const DISCONNECTED = "The kernel restarted, so this conversation is no lo
   + "run this cell again to carry on.";
 
 const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title",
-  "change:queued", "change:usage", "change:code", "change:undoable"];
+  "change:queued", "change:usage", "change:code", "change:undoable", "change:rules"];
 
 /**
  * The frame of one view and what it remembers.
@@ -50,7 +55,7 @@ const TRAITS = ["change:transcript", "change:pending", "change:thinking", "chang
  *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
  *   say: HTMLTextAreaElement, queuedBox: HTMLElement, stop: HTMLButtonElement,
  *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement, usage: HTMLElement,
- *   allCode: HTMLElement, seen: number,
+ *   allCode: HTMLElement, rules: ReturnType<typeof rulesArea>, seen: number,
  * }} Chat
  */
 
@@ -82,6 +87,7 @@ export function render({ model: connected, el }) {
   const stopProbing = probe(connected, model, link, () => disconnect(chat));
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
+  const stopRules = listenForRules(connected, chat.view);
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -98,6 +104,7 @@ export function render({ model: connected, el }) {
     stopProbing();
     stopStreaming();
     stopDryRuns();
+    stopRules();
     questionsPanel.dispose();
   };
 }
@@ -141,8 +148,11 @@ function frame(view, link) {
     usage: h("div", { className: "dial-usage", "data-dial-usage": "" }),
     // every accepted step's code, one script (the `code` trait)
     allCode: h("div", { className: "dial-all-code", "data-dial-all-code": "" }),
+    // the rules "Always allow like this…" made: "Rules (N)" over their panel
+    rules: rulesArea(view),
   };
-  chat.footer.append(chat.allCode, chat.usage);
+  view.showRule = (id) => chat.rules.show(id);
+  chat.footer.append(chat.allCode, chat.rules.toggle, chat.usage, chat.rules.panel);
   chat.streamBox.hidden = true;
   root.append(chat.header, chat.contextPanel, chat.log, chat.streamBox, chat.queuedBox, chat.thinking,
     composer(chat), chat.footer);
@@ -238,16 +248,17 @@ function capitalised(text) {
 }
 
 /**
- * The footer: all the code (review.js), and how many replies and tokens the agent reported
- * (each hidden until there is some).
+ * The footer: all the code (review.js), the rules (rules-panel.js), and how many replies and
+ * tokens the agent reported (each hidden until there is some).
  * @param {Chat} chat
  */
 function drawFooter(chat) {
   drawAllCode(chat.view, chat.allCode);
+  chat.rules.draw(chat.view.model.get("transcript") || []);
   const usage = /** @type {Partial<import("./contract.js").Usage>} */ (chat.view.model.get("usage") || {});
   const total = Number(usage.total);
   chat.usage.hidden = !(total > 0);
-  chat.footer.hidden = chat.usage.hidden && chat.allCode.hidden;
+  chat.footer.hidden = chat.usage.hidden && chat.allCode.hidden && chat.rules.toggle.hidden;
   if (chat.usage.hidden) return;
   const turns = Number(usage.turns) || 0;
   const parts = [`${turns.toLocaleString("en-US")} ${turns === 1 ? "reply" : "replies"}`,

@@ -16,6 +16,9 @@
 //   form.js      the JSON-Schema form                    ask.js     <dial-ask> cards
 //   inform.js    informs and action results (tables, images, card lists)
 //   review.js    a card's dry run ("What it will do"), its code with Copy, Undo; all the code
+//   rules.js     "Always allow like this…": the rule editor, its schema, its messages
+//   rules-panel.js  the footer's rules panel (Revoke), a card's "Accepted by rule r1"
+//   comments.js  field comments and a dismissal's reason, sent with a decision; shown after it
 //   questions.js ask_user's panel                        markdown.js  markdown-lite
 //
 // Schema v0.1 at run time (a full_dial conversation): an execute block is a suggestion card

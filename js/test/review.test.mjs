@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { install } from "./dom-shim.mjs";
+import { mounted as mountedWith, text, type } from "./model-double.mjs";
 import { itemsOf } from "../src/items.js";
 import { STATUS_LABEL } from "../src/cards.js";
 import { COPIED_MS, DRY_RUN_ANSWER_MS, DRY_RUN_WAIT_MS, canonical, countChange } from "../src/review.js";
@@ -32,47 +33,8 @@ const SCHEMAS = { "filter-rows": { type: "object", properties: { frame: { type: 
 const DONE = { type: "outcome", id: "f1", action: "filter-rows", status: "done", preview: FILTER.preview,
   result: { frame: "sales", rows: 64, code: CODE } };
 
-function fakeModel(state) {
-  const listeners = new Map();
-  const sent = [];
-  const traits = { transcript: [], pending: {}, thinking: false, running: false, schemas: SCHEMAS, title: "", ...state };
-  return {
-    sent,
-    get: (key) => traits[key],
-    set: (key, value) => {
-      traits[key] = value;
-      for (const callback of listeners.get(`change:${key}`) || []) callback();
-    },
-    on: (name, callback) => listeners.set(name, [...(listeners.get(name) || []), callback]),
-    off: (name, callback) => listeners.set(name, (listeners.get(name) || []).filter((c) => c !== callback)),
-    send: (message) => sent.push(structuredClone(message)),
-    emit: (message) => { for (const callback of listeners.get("msg:custom") || []) callback(message); },
-  };
-}
-
-/** The widget drawn from `state`; `sent` leaves out the view's own sync / ping. */
-function mounted(state) {
-  const model = fakeModel(state);
-  const el = document.createElement("div");
-  document.body.append(el);
-  const dispose = render({ model, el });
-  const card = (id = "f1") => el.querySelector(`[data-dial-suggestion="${id}"]`);
-  const sent = () => model.sent.filter((m) => !["sync", "ping"].includes(m.type));
-  const set = async (key, value) => {
-    model.set(key, value);
-    await Promise.resolve(); // redraws are batched per microtask
-  };
-  return { model, el, card, sent, set, dispose };
-}
-
-/** Type `value` into a form field or the JSON box, as a person would. */
-function type(input, value) {
-  input.focus();
-  input.value = value;
-  input.dispatchEvent(new shim.Event("input"));
-}
-
-const text = (node) => (node ? node.textContent.replace(/\s+/g, " ").trim() : null);
+/** The widget drawn from `state` (model-double.mjs). */
+const mounted = (state) => mountedWith(render, state, { defaults: { schemas: SCHEMAS }, card: "f1" });
 
 test("a waiting card says what it will do, above its buttons: rows, columns, chips, a sample and the code", () => {
   const { card } = mounted({ transcript: [FILTER], pending: PENDING });

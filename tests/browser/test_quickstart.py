@@ -82,6 +82,62 @@ def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(qu
     shutil.copy(path, OUTPUT / "quickstart-for-readme.png")
 
 
+def test_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(quickstart):
+    quickstart.say("add a note: call mum")
+    card = pending_card(quickstart)
+    card.locator("[data-dial-action=allow-rule]").click()
+    editor = card.locator("[data-dial-rule-editor]")
+    expect(editor).to_contain_text("Always allow add-note like this")
+    editor.locator('[data-dial-action=rule-field-any][data-dial-field="/text"]').click()
+    expect(editor.locator("[data-dial-rule-check]")).to_have_attribute("data-dial-rule-check",
+                                                                       "ok")
+    quickstart.shot("rule-editor", card)
+    editor.locator("[data-dial-action=save-rule]").click()
+    expect(card).to_have_attribute("data-dial-status", "done")
+    expect(card.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
+    quickstart.say("add a note: pay rent")
+    rent = quickstart.root.locator("[data-dial-suggestion]", has_text="pay rent").last
+    expect(rent).to_have_attribute("data-dial-status", "done")  # not a click in between
+    expect(rent.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
+    expect(rent.locator("[data-dial-action=accept]")).to_have_count(0)
+    quickstart.shot("rule-accepted", rent)
+    quickstart.say("remove note 1")
+    removal = pending_card(quickstart)
+    expect(removal.locator(".dial-badge-danger")).to_be_visible()
+    expect(removal.locator("[data-dial-action=allow-rule]")).to_have_count(0)
+    removal.locator("[data-dial-action=dismiss]").click()
+    expect(removal).to_have_attribute("data-dial-status", "dismissed")
+    toggle = quickstart.root.locator("[data-dial-action=rules]")
+    expect(toggle).to_have_text("Rules (1)")
+    toggle.click()
+    panel = quickstart.root.locator("[data-dial-rules]")
+    rule = panel.locator('[data-dial-rule-id="r1"]')
+    expect(rule.locator("[data-dial-rule-fired]")).to_contain_text("accepted 2 proposals")
+    expect(rule.locator("[data-dial-rule-scope]")).to_contain_text("this conversation")
+    quickstart.shot("rules-panel", panel)
+    rule.locator("[data-dial-action=revoke]").click()
+    expect(panel.locator("[data-dial-rules-empty]")).to_be_visible()
+    assert quickstart.kernel_value("len(chat.rules)") == "0"
+
+
+def test_step_6_a_dismissal_with_a_reason_reaches_the_agent_in_the_outcome(quickstart):
+    quickstart.say("add a note: call mum")
+    card = pending_card(quickstart)  # asks again: the rule was revoked
+    card.locator("[data-dial-action=dismiss-reason]").click()
+    card.locator("[data-dial-reason]").fill("I have that one already")
+    card.locator("[data-dial-action=dismiss-confirm]").click()
+    expect(card).to_have_attribute("data-dial-status", "dismissed")
+    expect(card.locator("[data-dial-outcome-reason]")).to_contain_text("I have that one already")
+    quickstart.say("list notes")
+    expect(card.locator(".dial-card-ack")).to_contain_text(
+        "I'll keep in mind why: 'I have that one already'")
+    quickstart.shot("dismissed-with-reason", card)
+    sent = quickstart.kernel_value(
+        "[e['message'] for e in chat.transcript if e['type'] == 'sent'][-2]")
+    assert ('"action":"add-note","status":"dismissed","reason":"I have that one already"}'
+            '</dial-payload>') in sent
+
+
 def test_saved_and_converted_with_nbconvert_the_conversation_reads_offline(quickstart, jupyter,
                                                                            tmp_path):
     """After the conversation above: saved from JupyterLab (widget state too), converted with
@@ -106,12 +162,14 @@ def test_saved_and_converted_with_nbconvert_the_conversation_reads_offline(quick
         static = shown.locator(".dial-static")
         expect(static).to_be_visible()
         for words in ("add a note: water the plants", "remove note 1", "list notes"):
-            expect(static.locator(".dial-bubble", has_text=words)).to_be_visible()
+            expect(static.locator(".dial-bubble", has_text=words).first).to_be_visible()
         for status in ("done", "dismissed"):
             expect(static.locator(f"[data-dial-suggestion][data-dial-status={status}]"
                                   ).first).to_be_visible()
         expect(static).to_contain_text("Add the note 'buy milk'")
         expect(static).to_contain_text("water the plants on the balcony")
+        expect(static).to_contain_text("Accepted by rule r1")
+        expect(static).to_contain_text("Reason: I have that one already")
         assert all(not url.startswith(("http://127.0.0.1", "http://localhost"))
                    for url in offline.fetched())
         static.screenshot(path=str(OUTPUT / "quickstart-nbconvert.png"))

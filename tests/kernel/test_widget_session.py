@@ -76,3 +76,61 @@ def test_a_killed_kernels_pending_card_is_back_in_the_next_and_runs_once(name, t
         told = json.loads(kernel.run("print(json.dumps(agent.received))"))
         assert len(told) == 1 and told[0].count('context-key="outcome:add"') == 1
         assert saved(path)["say"] is None
+
+
+RULES_CELL = '''
+import json
+from dial_notebook.agents import ScriptedAgent
+from dial_notebook.domains import NotesDomain
+from dial_notebook.widget import ChatWidget
+
+def card(text):
+    return ('<dial version="0.1" actor="agent"><dial-suggest action="add-note">Add it?'
+            '<dial-payload>{{"text": "' + text + '"}}</dial-payload></dial-suggest></dial>')
+
+THANKS = ('<dial version="0.1" actor="agent"><dial-acknowledge>Added.</dial-acknowledge>'
+          '</dial>')
+agent = ScriptedAgent([card("buy milk"), THANKS, card("buy tea"), THANKS])
+domain = NotesDomain([])
+chat = ChatWidget(agent=agent, domain=domain, session={path!r})
+chat
+'''
+ANY_TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+            "additionalProperties": False}
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_a_rule_made_on_a_card_is_kept_with_the_session_and_applies_in_the_next_kernel(
+        name, tmp_path):
+    path = tmp_path / ".dial" / "notes.json"
+    cell = RULES_CELL.format(path=str(path))
+    for specs in ("a", "b"):
+        (tmp_path / specs).mkdir()
+    with started_kernel(name, tmp_path / "a") as client:
+        kernel = Kernel(client)
+        kernel.run(cell)
+        kernel.send({"type": "say", "text": "add milk"})
+        pending = kernel.pending("decide")
+        kernel.send({"type": "allow", "token": pending["token"], "schema": ANY_TEXT,
+                     "scope": "notebook"})
+        kernel.wait(lambda s: not s["running"] and any(
+            e["type"] == "outcome" and e.get("rule") for e in s["transcript"]))
+        deadline = time.monotonic() + 10
+        while not saved(path).get("surface", {}).get("rules") or saved(path).get("say"):
+            assert time.monotonic() < deadline, "the rule was never saved"
+            time.sleep(0.05)
+        os.kill(client.kernel_manager.provisioner.process.pid, signal.SIGKILL)
+        client.kernel_manager.provisioner.process.wait(10)
+
+    with started_kernel(name, tmp_path / "b") as client:
+        kernel = Kernel(client)
+        kernel.run(cell)
+        rules = json.loads(kernel.run("print(json.dumps(chat.rules.to_list()))"))
+        assert [(r["action"], r["scope"], r["fired"], r["schema"]) for r in rules] == [
+            ("add-note", "notebook", 1, ANY_TEXT)]
+        kernel.send({"type": "say", "text": "add tea"})
+        # (the domain is the cell's, made again: only the conversation and its rules are kept)
+        state = kernel.wait(lambda s: not s["running"] and s["notes"] == ["buy tea"])
+        outcomes = [e for e in state["transcript"] if e["type"] == "outcome"]
+        assert [o.get("rule") for o in outcomes] == [rules[0]["id"]] * 2
+        assert state["pending"] == {}

@@ -55,3 +55,8 @@ def test_every_entry_fits_its_type_and_every_kind_is_there():
     assert sorted("src" in chart for chart in charts) == [False, True]  # drawn, and refused
     suggestions = [entry for entry in entries if entry["type"] == "suggestion"]
     assert any(s.get("kind") == "execute" and s.get("suspicious") for s in suggestions)
+    assert any(s.get("rule") for s in suggestions) and any(s.get("allowable")
+                                                           for s in suggestions)
+    outcomes = [entry for entry in entries if entry["type"] == "outcome"]
+    assert {key for o in outcomes for key in ("rule", "reason", "comments") if o.get(key)} == {
+        "rule", "reason", "comments"}

@@ -237,7 +237,13 @@ def test_every_entry_kind_of_the_contract_transcript_is_drawn(fixture):
     cards = {c.get("data-dial-suggestion"): c for c in tree.find_class("dial-card")}
     assert {k: c.get("data-dial-status") for k, c in cards.items()} == {
         "add": "undone", "rm": "dismissed", "ls": "done", "poll": "handed-off", "op": "done",
-        "skipme": "superseded", "sg-1": "done", "sg-2": "done", "keep": "done"}
+        "skipme": "superseded", "sg-1": "done", "sg-2": "done", "keep": "done",
+        "again": "done"}
+    # what the person said, and the rule that accepted a proposal without asking
+    assert "Accepted by rule r1" in cards["again"].text_content()
+    assert "Reason: I still need it." in cards["rm"].text_content()
+    assert "Whole proposal: Ask before removing." in cards["rm"].text_content()
+    assert "/text: Say which tea." in cards["add"].text_content()
     assert cards["add"].find_class("dial-action-name")[0].text_content() == "add-note"
     assert "Add the note 'green tea'" in cards["add"].text_content()  # what ran, edited
     assert "(edited)" in cards["add"].text_content()

@@ -56,6 +56,9 @@ function joinPath(parts) {
   }
   return out;
 }
+function jsonPointer(parts) {
+  return parts.map((part) => `/${String(part).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
 function humanise(name) {
   if (name === void 0 || name === null) return (
     /** @type {any} */
@@ -408,6 +411,179 @@ function textRow(view, item, number, { send, fail }) {
   );
 }
 
+// js/src/comments.js
+var POINTER_DEPTH = 4;
+var POINTER_LIMIT = 100;
+var WHOLE = "The whole proposal";
+var REASON_LABEL = "Why? The agent is told.";
+function fieldPointers(payload) {
+  const out = [{ pointer: "", label: WHOLE }];
+  const walk = (value, parts) => {
+    if (parts.length >= POINTER_DEPTH || !value || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? value.map((v, i) => (
+      /** @type {[number, Json]} */
+      [i, v]
+    )) : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (out.length > POINTER_LIMIT) return;
+      const pointer = jsonPointer([...parts, key]);
+      out.push({ pointer, label: pointer });
+      walk(child, [...parts, key]);
+    }
+  };
+  walk(payload, []);
+  return out.slice(0, POINTER_LIMIT + 1);
+}
+function commentLabel(field2) {
+  return field2 === "" || field2 === null || field2 === void 0 ? "Whole proposal" : String(field2);
+}
+function commentsFor(view, id) {
+  let comments = view.comments.get(id);
+  if (!comments) {
+    comments = { rows: [], reason: null };
+    view.comments.set(id, comments);
+  }
+  return comments;
+}
+function commentsToSend(view, id) {
+  const comments = view.comments.get(id);
+  if (!comments) return [];
+  return comments.rows.filter((row) => row.text.trim()).map((row) => ({ field: String(row.field), text: row.text.trim() }));
+}
+function payloadOf(view, item) {
+  const draft = view.drafts.get(String(item.event.id));
+  if (draft && draft.open && draft.value !== void 0) return draft.value;
+  return item.pending && item.pending.payload !== void 0 ? item.pending.payload : item.event.payload;
+}
+function commentButton(view, item) {
+  const id = String(item.event.id);
+  const comments = commentsFor(view, id);
+  if (comments.rows.length) return null;
+  const open = button("Comment…", "comment", () => {
+    comments.rows.push({ field: "", text: "" });
+    view.refresh(item, { focusSelector: "[data-dial-comments] [data-dial-comment-text]" });
+  }, { kind: "dial-link" });
+  open.setAttribute("aria-expanded", "false");
+  open.title = "Comment on a field: the agent is told with your decision";
+  return open;
+}
+function commentsArea(view, item) {
+  const id = String(item.event.id);
+  const comments = commentsFor(view, id);
+  if (!comments.rows.length) return null;
+  const options = fieldPointers(payloadOf(view, item));
+  const box = h(
+    "section",
+    { className: "dial-comments", "data-dial-comments": id, "aria-label": "Your comments" },
+    h("div", { className: "dial-comments-title" }, "Your comments, sent to the agent with your decision")
+  );
+  comments.rows.forEach((row, index) => {
+    const number = index + 1;
+    const choices = options.some((o) => o.pointer === row.field) ? options : [...options, { pointer: row.field, label: row.field }];
+    const select = h("select", {
+      className: "dial-input dial-comment-field",
+      "data-dial-comment-field": "",
+      "aria-label": `Comment ${number}: on which field`,
+      onChange: () => {
+        row.field = select.value;
+      }
+    }, choices.map((o) => h("option", { value: o.pointer, selected: o.pointer === row.field }, summarise(o.label, 120))));
+    select.value = row.field;
+    const text = h("input", {
+      type: "text",
+      className: "dial-input dial-comment-text",
+      "data-dial-comment-text": "",
+      value: row.text,
+      "aria-label": `Comment ${number}`,
+      placeholder: "What should the agent know?",
+      onInput: () => {
+        row.text = text.value;
+      }
+    });
+    const remove = button("Remove", "comment-remove", () => {
+      comments.rows.splice(index, 1);
+      const next = comments.rows.length ? `[data-dial-comments] [data-dial-comment="${Math.min(index, comments.rows.length - 1)}"] [data-dial-comment-text]` : "[data-dial-action=comment]";
+      view.refresh(item, { focusSelector: next });
+    }, { kind: "dial-icon", aria: `Remove comment ${number}` });
+    box.append(h("div", { className: "dial-comment-row", "data-dial-comment": String(index) }, select, text, remove));
+  });
+  box.append(button("+ Add a comment", "comment-add", () => {
+    comments.rows.push({ field: "", text: "" });
+    view.refresh(item, { focusSelector: `[data-dial-comments] [data-dial-comment="${comments.rows.length - 1}"] [data-dial-comment-text]` });
+  }, { kind: "dial-link" }));
+  return box;
+}
+function commentsPart(view, item) {
+  return commentsArea(view, item) ?? h("div", { className: "dial-comments-open" }, commentButton(view, item));
+}
+function reasonOpen(view, item) {
+  return commentsFor(view, String(item.event.id)).reason !== null;
+}
+function reasonButton(view, item) {
+  const comments = commentsFor(view, String(item.event.id));
+  const open = button("Dismiss with a reason…", "dismiss-reason", () => {
+    comments.reason = comments.reason ?? "";
+    view.refresh(item, { focusSelector: "[data-dial-reason]" });
+  }, { kind: "dial-link" });
+  open.setAttribute("aria-expanded", "false");
+  return open;
+}
+function reasonRow(view, item, dismiss) {
+  const comments = commentsFor(view, String(item.event.id));
+  const input = h("input", {
+    type: "text",
+    className: "dial-input dial-reason",
+    "data-dial-reason": "",
+    value: comments.reason ?? "",
+    "aria-label": REASON_LABEL,
+    placeholder: REASON_LABEL,
+    onInput: () => {
+      comments.reason = input.value;
+    }
+  });
+  const confirm = () => dismiss(String(comments.reason ?? "").trim());
+  const cancel2 = () => {
+    comments.reason = null;
+    view.refresh(item, { focusAction: "dismiss-reason" });
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing) {
+      event.preventDefault();
+      confirm();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      cancel2();
+    }
+  });
+  return h(
+    "div",
+    { className: "dial-buttons dial-reason-row", "data-dial-reason-row": "" },
+    input,
+    button("Dismiss", "dismiss-confirm", confirm, { aria: "Dismiss, and tell the agent why" }),
+    button("Cancel", "dismiss-reason-cancel", cancel2, { aria: "Do not dismiss" })
+  );
+}
+function outcomeComments(outcome) {
+  const list = outcome && Array.isArray(outcome.comments) ? outcome.comments.filter((c) => c && typeof c === "object" && typeof c.text === "string" && c.text.trim()) : [];
+  if (!list.length) return null;
+  return h(
+    "div",
+    { className: "dial-outcome-comments", "data-dial-outcome-comments": "" },
+    h("div", { className: "dial-outcome-comments-title" }, "Your comments"),
+    h("ul", {}, list.map((c) => h(
+      "li",
+      { "data-dial-outcome-comment": String(c.field ?? "") },
+      h("span", { className: "dial-comment-where" }, commentLabel(c.field)),
+      `: ${summarise(c.text, 1e3)}`
+    )))
+  );
+}
+function outcomeReason(outcome) {
+  const reason = outcome && typeof outcome.reason === "string" ? outcome.reason.trim() : "";
+  if (!reason) return null;
+  return h("span", { className: "dial-outcome-reason", "data-dial-outcome-reason": "" }, ` — reason: ${summarise(reason, 1e3)}`);
+}
+
 // js/src/form.js
 function resolveSchema(schema, root, depth = 0) {
   if (!schema || typeof schema !== "object" || depth > 20) return schema || {};
@@ -635,7 +811,7 @@ function showLocal(wrap, input, message) {
 
 // js/src/editor.js
 function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
-} } = {}) {
+}, comments = null } = {}) {
   const schema = item.event.schema || view.model.get("schemas")?.[String(item.event.action)];
   const hasForm = formSupported(schema) && draft.value && typeof draft.value === "object" && !Array.isArray(draft.value);
   if (!draft.view) draft.view = hasForm ? "form" : "json";
@@ -664,6 +840,7 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
   else jsonPart(edit);
   if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
   if (aside) box.append(aside);
+  if (comments) box.append(comments);
   box.append(h(
     "div",
     { className: "dial-buttons" },
@@ -1399,6 +1576,570 @@ function undoPart(view, item, preview) {
   return nodes;
 }
 
+// js/src/rules-panel.js
+function rulesOf(model) {
+  const rules = model.get("rules");
+  if (!Array.isArray(rules)) return null;
+  return rules.filter((rule) => rule && typeof rule === "object" && typeof rule.id === "string" && rule.id);
+}
+function ruleIdOf(item) {
+  const outcome = item.outcome && typeof item.outcome.rule === "string" && item.outcome.rule ? item.outcome.rule : null;
+  const event = typeof item.event.rule === "string" && item.event.rule ? item.event.rule : null;
+  return outcome ?? event;
+}
+function ruleStateOf(view, item) {
+  const id = ruleIdOf(item);
+  if (!id) return null;
+  const rules = rulesOf(view.model);
+  return [id, rules ? rules.some((rule) => rule.id === id) : null];
+}
+function byRuleLine(view, item) {
+  const state = ruleStateOf(view, item);
+  if (!state) return null;
+  const [id, there] = state;
+  const line = h("div", {
+    className: "dial-by-rule",
+    "data-dial-by-rule": id,
+    "data-dial-revoked": there === false ? "" : null
+  }, "Accepted by rule ");
+  if (there && view.showRule) {
+    line.append(h("button", {
+      type: "button",
+      className: "dial-rule-link",
+      "data-dial-action": "show-rule",
+      "data-dial-rule": id,
+      "aria-label": `Rule ${id}: show it in the rules panel`,
+      onClick: () => view.showRule?.(id)
+    }, id));
+  } else {
+    line.append(h("span", { className: "dial-rule-ref" }, id));
+  }
+  if (there === false) line.append(" (revoked)");
+  return line;
+}
+
+// js/src/rules.js
+var RULE_DRAFT_WAIT_MS = 200;
+function valueType(value) {
+  if (value === null || value === void 0) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  if (typeof value === "string") return "string";
+  if (typeof value === "boolean") return "boolean";
+  return "object";
+}
+function regexEscape(text) {
+  return String(text).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+}
+function kindsFor(value) {
+  const type = valueType(value);
+  return [
+    "exact",
+    "any",
+    ...type === "integer" || type === "number" ? (
+      /** @type {const} */
+      ["range"]
+    ) : [],
+    ...type === "string" ? (
+      /** @type {const} */
+      ["pattern"]
+    ) : []
+  ];
+}
+function initialField(value) {
+  const number = typeof value === "number";
+  return {
+    kind: "exact",
+    min: number ? String(value) : "",
+    max: number ? String(value) : "",
+    pattern: typeof value === "string" ? `^${regexEscape(value)}$` : ""
+  };
+}
+function isObject(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
+}
+function ruleFields(payload) {
+  if (isObject(payload)) return Object.entries(payload).map(([name, value]) => ({ pointer: jsonPointer([name]), name, value }));
+  return [{ pointer: "", name: "", value: payload ?? null }];
+}
+function fieldSchema(value, rule) {
+  const type = valueType(value);
+  if (rule.kind === "any") return { schema: { type } };
+  if (rule.kind === "range" && (type === "integer" || type === "number")) {
+    const schema = { type };
+    for (
+      const [key, raw, label] of
+      /** @type {const} */
+      [["minimum", rule.min, "From"], ["maximum", rule.max, "To"]]
+    ) {
+      const text = String(raw ?? "").trim();
+      if (text === "") continue;
+      const bound = Number(text);
+      if (!Number.isFinite(bound)) return { error: `${label} is not a number.` };
+      schema[key] = bound;
+    }
+    if (typeof schema.minimum === "number" && typeof schema.maximum === "number" && schema.minimum > schema.maximum) {
+      return { error: "From is above To: no value is in that range." };
+    }
+    return { schema };
+  }
+  if (rule.kind === "pattern" && type === "string") return { schema: { type: "string", pattern: String(rule.pattern ?? "") } };
+  return { schema: { const: value } };
+}
+function fieldsSchema(payload, fields) {
+  const rows = ruleFields(payload);
+  if (!isObject(payload)) {
+    const one = fieldSchema(rows[0].value, fields.get("") ?? initialField(rows[0].value));
+    return "error" in one ? { error: one.error, field: "" } : { schema: one.schema };
+  }
+  const entries = [];
+  for (const row of rows) {
+    const one = fieldSchema(row.value, fields.get(row.pointer) ?? initialField(row.value));
+    if ("error" in one) return { error: one.error, field: row.pointer };
+    entries.push([row.name, one.schema]);
+  }
+  const properties = Object.fromEntries(entries);
+  return { schema: { type: "object", properties, required: rows.map((row) => row.name), additionalProperties: false } };
+}
+function ruleSchemaOf(rule) {
+  if (rule.json !== null) {
+    try {
+      return { schema: JSON.parse(rule.json) };
+    } catch (error) {
+      return { error: `That is not valid JSON: ${/** @type {Error} */
+      error.message}`, field: null };
+    }
+  }
+  return fieldsSchema(rule.payload, rule.fields);
+}
+function allowable(event) {
+  return event.allowable === true && event.kind !== "execute" && !event.destructive && !event.rule;
+}
+function payloadOf2(item) {
+  const payload = item.pending && item.pending.payload !== void 0 ? item.pending.payload : item.event.payload;
+  return payload === void 0 ? null : payload;
+}
+function ruleEditFor(view, item) {
+  const id = String(item.event.id);
+  let rule = view.rules.get(id);
+  if (!rule) {
+    rule = {
+      open: false,
+      payload: null,
+      fields: /* @__PURE__ */ new Map(),
+      json: null,
+      jsonOpen: false,
+      scope: "conversation",
+      token: item.pending ? String(item.pending.token) : "",
+      sig: null,
+      answer: null,
+      timer: null,
+      saving: false,
+      saveError: null,
+      saved: null,
+      sync: null
+    };
+    derive(rule, payloadOf2(item));
+    view.rules.set(id, rule);
+  }
+  return rule;
+}
+function derive(rule, payload) {
+  rule.payload = structuredClone(payload);
+  rule.fields = new Map(ruleFields(rule.payload).map((row) => [row.pointer, initialField(row.value)]));
+  rule.json = null;
+}
+function tokenFor(view, id) {
+  const pending = (
+    /** @type {{kind?: string, id?: string, token?: string}} */
+    view.model.get("pending") || {}
+  );
+  return pending.kind === "decide" && String(pending.id) === id && pending.token ? String(pending.token) : null;
+}
+function openRuleEditor(view, item) {
+  const rule = ruleEditFor(view, item);
+  if (canonical(payloadOf2(item)) !== canonical(rule.payload)) derive(rule, payloadOf2(item));
+  rule.open = true;
+  rule.saving = false;
+  rule.saveError = null;
+  rule.saved = null;
+  rule.sig = null;
+  rule.answer = null;
+  view.refresh(item, { focusSelector: "[data-dial-rule-editor] [aria-pressed=true]" });
+  ruleChanged(view, String(item.event.id), rule);
+}
+function closeRuleEditor(view, item) {
+  const rule = ruleEditFor(view, item);
+  rule.open = false;
+  if (rule.timer) clearTimeout(rule.timer);
+  rule.timer = null;
+  view.refresh(item, { focusAction: "allow-rule" });
+}
+function ruleChanged(view, id, rule) {
+  const token = tokenFor(view, id) ?? "";
+  if (token !== rule.token) {
+    rule.token = token;
+    rule.sig = null;
+    rule.answer = null;
+  }
+  const result = ruleSchemaOf(rule);
+  const sig = result.error === void 0 ? canonical(result.schema) : null;
+  if (sig !== rule.sig) {
+    rule.sig = sig;
+    if (rule.answer && (rule.answer.token !== rule.token || canonical(rule.answer.schema) !== sig)) rule.answer = null;
+    if (rule.timer) clearTimeout(rule.timer);
+    rule.timer = null;
+    if (sig !== null && !rule.answer) rule.timer = setTimeout(() => askRule(view, id, rule, sig), RULE_DRAFT_WAIT_MS);
+  }
+  rule.sync?.();
+}
+function askRule(view, id, rule, sig) {
+  rule.timer = null;
+  if (!rule.open || rule.sig !== sig || view.rules.get(id) !== rule) return;
+  const token = tokenFor(view, id);
+  const result = ruleSchemaOf(rule);
+  if (!token || token !== rule.token || result.error !== void 0) return;
+  view.model.send({ type: "rule-draft", token, schema: result.schema });
+}
+function canSave(rule) {
+  return Boolean(rule.open && !rule.saving && rule.sig !== null && rule.answer && !rule.answer.error && rule.answer.token === rule.token && canonical(rule.answer.schema) === rule.sig);
+}
+function saveRule(view, id, rule) {
+  const result = ruleSchemaOf(rule);
+  const token = tokenFor(view, id);
+  if (!canSave(rule) || result.error !== void 0 || !token || token !== rule.token) return;
+  rule.saving = true;
+  rule.saveError = null;
+  view.model.send({ type: "allow", token, schema: result.schema, scope: rule.scope });
+  rule.sync?.();
+}
+var ANY_LABEL = {
+  string: "Any text",
+  integer: "Any whole number",
+  number: "Any number",
+  boolean: "Any true / false",
+  array: "Any list",
+  object: "Any object",
+  null: "Null"
+};
+function kindLabel(kind, value) {
+  if (kind === "exact") return "Exactly this";
+  if (kind === "any") return ANY_LABEL[valueType(value)];
+  if (kind === "range") return "A range";
+  return "A pattern";
+}
+function jsonText(value) {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+function pretty(schema) {
+  try {
+    return JSON.stringify(schema, null, 2) ?? "";
+  } catch {
+    return "";
+  }
+}
+function ruleSavedNote(view, item) {
+  const rule = view.rules.get(String(item.event.id));
+  if (!rule || !rule.saved || rule.open) return null;
+  return h(
+    "div",
+    { className: "dial-rule-saved", role: "status", "data-dial-rule-saved": rule.saved },
+    `Saved as rule ${rule.saved}. This card itself does not match it, so it still waits for you.`
+  );
+}
+function ruleEditor(view, item) {
+  const id = String(item.event.id);
+  const rule = ruleEditFor(view, item);
+  const action = String(item.event.action || "");
+  const titleId = uid("rule-title");
+  const box = h("section", { className: "dial-rule-editor", "data-dial-rule-editor": id, "aria-labelledby": titleId });
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      closeRuleEditor(view, item);
+    }
+  });
+  const changed = () => ruleChanged(view, id, rule);
+  box.append(
+    h("div", { className: "dial-rule-title", id: titleId }, `Always allow ${action} like this`),
+    h(
+      "div",
+      { className: "dial-note" },
+      `From now on, a proposal of ${action} that matches is accepted without asking you. How may each field differ?`
+    )
+  );
+  const back = h("button", {
+    type: "button",
+    className: "dial-button dial-link",
+    "data-dial-action": "rule-schema-reset",
+    onClick: () => {
+      rule.json = null;
+      view.refresh(item, { focusSelector: "[data-dial-rule-editor] [aria-pressed=true]" });
+      changed();
+    }
+  }, "Back to the fields");
+  const overridden = h(
+    "div",
+    { className: "dial-rule-overridden", "data-dial-rule-overridden": "" },
+    "The schema written by hand below is the one used; these choices are not.",
+    " ",
+    back
+  );
+  const fields = h("div", { className: "dial-rule-fields", role: "group", "aria-label": "How each field may differ" });
+  for (const row of ruleFields(rule.payload)) fields.append(fieldRow(view, item, rule, row, changed));
+  const region = h("div", { className: "dial-rule-schema", id: uid("rule-schema") });
+  const area = h("textarea", {
+    className: "dial-input dial-mono dial-json",
+    "data-dial-rule-schema": "",
+    "aria-label": "The rule's JSON Schema",
+    spellcheck: "false",
+    rows: "8"
+  });
+  const first = ruleSchemaOf(rule);
+  area.value = rule.json !== null ? rule.json : first.error === void 0 ? pretty(first.schema) : "";
+  area.addEventListener("input", () => {
+    rule.json = area.value;
+    changed();
+  });
+  const jsonError = h("div", { className: "dial-json-error", role: "alert", "data-dial-rule-json-error": "" });
+  region.append(area, jsonError);
+  region.hidden = !rule.jsonOpen;
+  const toggle = h("button", {
+    type: "button",
+    className: "dial-disclose",
+    "data-dial-action": "rule-schema",
+    "aria-expanded": String(rule.jsonOpen),
+    "aria-controls": region.id,
+    onClick: () => {
+      rule.jsonOpen = !rule.jsonOpen;
+      region.hidden = !rule.jsonOpen;
+      toggle.setAttribute("aria-expanded", String(rule.jsonOpen));
+      sync();
+    }
+  }, "Schema (JSON)");
+  const name = uid("rule-scope");
+  const scope = h(
+    "fieldset",
+    { className: "dial-rule-scope" },
+    h("legend", {}, "Applies to"),
+    .../** @type {const} */
+    [["conversation", "This conversation"], ["notebook", "This notebook"]].map(([value, label]) => {
+      const choose = () => {
+        rule.scope = value;
+      };
+      return h(
+        "label",
+        { className: "dial-check-row" },
+        h("input", {
+          type: "radio",
+          name,
+          value,
+          checked: rule.scope === value,
+          "data-dial-action": `rule-scope-${value}`,
+          onClick: choose,
+          onChange: choose
+        }),
+        label
+      );
+    })
+  );
+  const check = h("div", { className: "dial-rule-check", role: "status", "aria-live": "polite", "data-dial-rule-check": "checking" });
+  const saveError = h("div", { className: "dial-rule-error", role: "alert", "data-dial-rule-error": "" });
+  const save2 = (
+    /** @type {HTMLButtonElement} */
+    h("button", {
+      type: "button",
+      className: "dial-button dial-primary",
+      "data-dial-action": "save-rule",
+      onClick: () => saveRule(view, id, rule)
+    }, "Save rule and accept")
+  );
+  const cancel2 = h("button", {
+    type: "button",
+    className: "dial-button",
+    "data-dial-action": "cancel-rule",
+    onClick: () => closeRuleEditor(view, item)
+  }, "Cancel");
+  box.append(
+    overridden,
+    fields,
+    h("div", { className: "dial-rule-json" }, toggle, region),
+    scope,
+    check,
+    saveError,
+    h("div", { className: "dial-buttons" }, save2, cancel2)
+  );
+  function sync() {
+    const result = ruleSchemaOf(rule);
+    const hand = rule.json !== null;
+    overridden.hidden = !hand;
+    fields.classList.toggle("dial-rule-fields-overridden", hand);
+    fields.querySelectorAll("button, input").forEach((node) => {
+      node.disabled = hand;
+    });
+    fields.querySelectorAll("[data-dial-rule-field-error]").forEach((node) => {
+      const mine = !hand && result.error !== void 0 && result.field === node.getAttribute("data-dial-rule-field-error");
+      node.textContent = mine ? String(result.error) : "";
+      node.hidden = !mine;
+    });
+    if (!hand && result.error === void 0 && document.activeElement !== area) area.value = pretty(result.schema);
+    const jsonWrong = hand && result.error !== void 0;
+    jsonError.textContent = jsonWrong ? String(result.error) : "";
+    jsonError.hidden = !jsonWrong;
+    if (jsonWrong) area.setAttribute("aria-invalid", "true");
+    else area.removeAttribute("aria-invalid");
+    if (jsonWrong && !rule.jsonOpen) {
+      rule.jsonOpen = true;
+      region.hidden = false;
+      toggle.setAttribute("aria-expanded", "true");
+    }
+    drawCheck(check, rule, result, action);
+    save2.disabled = !canSave(rule);
+    save2.textContent = rule.saving ? "Saving…" : rule.answer && rule.answer.card === false ? "Save rule" : "Save rule and accept";
+    saveError.textContent = rule.saveError || "";
+    saveError.hidden = !rule.saveError;
+  }
+  rule.sync = sync;
+  sync();
+  if (item.pending && String(item.pending.token) !== rule.token) changed();
+  return box;
+}
+function fieldRow(view, item, rule, row, changed) {
+  const { pointer, value } = row;
+  let fieldRule = rule.fields.get(pointer);
+  if (!fieldRule) {
+    fieldRule = initialField(value);
+    rule.fields.set(pointer, fieldRule);
+  }
+  const current = fieldRule;
+  const label = pointer === "" ? "The whole proposal" : row.name;
+  const text = jsonText(value);
+  const box = h("div", { className: "dial-rule-field", "data-dial-rule-field": pointer, "data-dial-kind": current.kind });
+  const choices = h(
+    "div",
+    { className: "dial-rule-choices", role: "group", "aria-label": `${label}: which values` },
+    kindsFor(value).map((kind) => h("button", {
+      type: "button",
+      className: "dial-rule-choice",
+      "data-dial-action": `rule-field-${kind}`,
+      "data-dial-field": pointer,
+      "aria-pressed": String(current.kind === kind),
+      onClick: () => {
+        if (current.kind === kind) return;
+        current.kind = kind;
+        const at = `[data-dial-rule-editor] [data-dial-action="rule-field-${kind}"][data-dial-field="${CSS.escape(pointer)}"]`;
+        view.refresh(item, { focusSelector: at });
+        changed();
+      }
+    }, kindLabel(kind, value)))
+  );
+  box.append(
+    h(
+      "div",
+      { className: "dial-rule-field-head" },
+      h("span", { className: "dial-rule-field-name" }, label),
+      " ",
+      h("span", { className: "dial-rule-field-value dial-mono", title: summarise(text, 2e3) }, summarise(text, 120))
+    ),
+    choices
+  );
+  const integer = valueType(value) === "integer";
+  if (current.kind === "range") {
+    const bound = (side, word) => h(
+      "label",
+      { className: "dial-rule-bound" },
+      `${word} `,
+      h("input", {
+        type: "number",
+        step: integer ? "1" : "any",
+        className: "dial-input dial-input-number",
+        value: current[side],
+        [`data-dial-rule-${side}`]: pointer,
+        "aria-label": `${label}: ${word.toLowerCase()} (empty: no bound)`,
+        onInput: (event) => {
+          current[side] = /** @type {HTMLInputElement} */
+          event.currentTarget.value;
+          changed();
+        }
+      })
+    );
+    box.append(h("div", { className: "dial-rule-inputs" }, bound("min", "From"), bound("max", "To")));
+  } else if (current.kind === "pattern") {
+    box.append(h("div", { className: "dial-rule-inputs" }, h(
+      "label",
+      { className: "dial-rule-bound dial-rule-pattern" },
+      "Pattern ",
+      h("input", {
+        type: "text",
+        className: "dial-input dial-mono",
+        value: current.pattern,
+        spellcheck: "false",
+        "data-dial-rule-pattern": pointer,
+        "aria-label": `${label}: pattern (a regular expression)`,
+        onInput: (event) => {
+          current.pattern = /** @type {HTMLInputElement} */
+          event.currentTarget.value;
+          changed();
+        }
+      })
+    )));
+  }
+  box.append(h("div", { className: "dial-field-error", "data-dial-rule-field-error": pointer }));
+  return box;
+}
+function drawCheck(box, rule, result, action) {
+  const answer = rule.answer;
+  if (result.error !== void 0) {
+    box.setAttribute("data-dial-rule-check", "invalid");
+    box.replaceChildren(h("span", { className: "dial-note" }, "Fix the schema to check it."));
+    return;
+  }
+  if (!answer) {
+    box.setAttribute("data-dial-rule-check", "checking");
+    box.replaceChildren(h("span", { className: "dial-note" }, "Checking…"));
+    return;
+  }
+  if (answer.error) {
+    box.setAttribute("data-dial-rule-check", "error");
+    box.replaceChildren(h(
+      "div",
+      { className: "dial-rule-check-error" },
+      h("strong", {}, "Not a valid rule: "),
+      summarise(answer.error, 600)
+    ));
+    return;
+  }
+  box.setAttribute("data-dial-rule-check", "ok");
+  const total = answer.total;
+  const parts = [];
+  if (total > 0) {
+    parts.push(h("div", {}, `Would have accepted ${total} earlier proposal${total === 1 ? "" : "s"}:`));
+    const list = h("ul", { className: "dial-rule-matches" }, answer.matches.map((match) => h(
+      "li",
+      { "data-dial-rule-match": String(match.id ?? "") },
+      summarise(match.preview ?? "", 200),
+      h("span", { className: "dial-rule-match-id" }, ` · ${summarise(match.id ?? "", 40)}${match.status ? ` · ${summarise(match.status, 40)}` : ""}`)
+    )));
+    if (total > answer.matches.length) list.append(h("li", { className: "dial-more" }, `and ${total - answer.matches.length} more`));
+    parts.push(list);
+  } else {
+    parts.push(h("div", {}, `No earlier proposal of ${action} would have matched.`));
+  }
+  if (answer.card === false) {
+    parts.push(h(
+      "div",
+      { className: "dial-rule-card-warning", "data-dial-rule-card-warning": "" },
+      h("span", { className: "dial-dry-run-warn", "aria-hidden": "true" }, "⚠ "),
+      "This card itself does not match this rule: saving it does not accept this card, which will still wait for you."
+    ));
+  }
+  box.replaceChildren(...parts);
+}
+
 // js/src/cards.js
 var STATUS_LABEL = {
   pending: "Waiting for you",
@@ -1428,10 +2169,13 @@ function decide(view, item, decision, extra = {}) {
   const token = item.pending && item.pending.token;
   if (!token || view.sending.has(token)) return;
   view.sending.add(token);
-  view.model.send({ type: "decide", token, decision, ...extra });
+  const message = { type: "decide", token, decision, ...extra };
+  const comments = commentsToSend(view, String(item.event.id));
+  if (comments.length) message.comments = comments;
+  view.model.send(message);
   const card = view.nodes.get(item.key);
   if (card) {
-    card.node.querySelectorAll("[data-dial-action]").forEach((b) => {
+    card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
       b.disabled = true;
     });
   }
@@ -1469,9 +2213,13 @@ function suggestionCard(view, item) {
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
+  const byRule = byRuleLine(view, item);
+  if (byRule) card.append(byRule);
   if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
   else if (item.outcome) {
     card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
+    const said = outcomeComments(item.outcome);
+    if (said) card.append(said);
     const code = codeOf(item.outcome.result);
     if (code && (item.status === "done" || item.status === "undone")) card.append(codeBlock(view, `${event.id}:code`, code));
     card.append(...undoPart(view, item, preview));
@@ -1490,7 +2238,7 @@ function suggestionCard(view, item) {
   return card;
 }
 function waiting(item) {
-  return Boolean(item.pending);
+  return Boolean(item.pending) && !ruleIdOf(item);
 }
 function codeOf(result) {
   return result && typeof result === "object" && !Array.isArray(result) && typeof result.code === "string" && result.code.trim() ? result.code : "";
@@ -1509,8 +2257,25 @@ function decisionPart(view, item, preview, destructive) {
       item,
       draft,
       (payload) => decide(view, item, "edit", { payload }),
-      { aside: dry, onEdit: () => edited(view, item, draft) }
+      { aside: dry, onEdit: () => edited(view, item, draft), comments: commentsPart(view, item) }
     )];
+  }
+  const rule = view.rules.get(String(item.event.id));
+  if (rule && rule.open && allowable(item.event)) return (
+    /** @type {HTMLElement[]} */
+    [dry, ruleEditor(view, item)].filter(Boolean)
+  );
+  const said = (
+    /** @type {HTMLElement[]} */
+    [dry, ruleSavedNote(view, item), commentsArea(view, item)].filter(Boolean)
+  );
+  if (reasonOpen(view, item)) {
+    return [...said, reasonRow(view, item, (reason) => decide(view, item, "dismiss", reason ? { reason } : {}))];
+  }
+  let allow = null;
+  if (allowable(item.event)) {
+    allow = button("Always allow like this…", "allow-rule", () => openRuleEditor(view, item), { kind: "dial-link" });
+    allow.setAttribute("aria-expanded", "false");
   }
   const buttons = h(
     "div",
@@ -1525,9 +2290,10 @@ function decisionPart(view, item, preview, destructive) {
       draft.open = true;
       view.refresh(item, { focusEditor: true });
     }, { aria: `Edit: ${preview}` }),
-    button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` })
+    button("Dismiss", "dismiss", () => decide(view, item, "dismiss"), { aria: `Dismiss: ${preview}` }),
+    h("span", { className: "dial-buttons-more" }, reasonButton(view, item), commentButton(view, item), allow)
   );
-  return dry ? [dry, buttons] : [buttons];
+  return [...said, buttons];
 }
 function stepList(item) {
   const payload = item.event.payload;
@@ -1606,7 +2372,9 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
     if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
   } else if (status === "dismissed") {
+    const reason = outcomeReason(outcome);
     line.append(h("strong", {}, "Dismissed"));
+    if (reason) line.append(reason);
   } else if (status === "superseded") {
     line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
   } else if (status === "handed-off") {
@@ -1729,7 +2497,8 @@ function signature(view, item) {
         item.undone,
         item.undoFailed,
         undoableOf(view.model, id),
-        view.undoing.has(id)
+        view.undoing.has(id),
+        ruleStateOf(view, item)
       ]);
     }
     case "ask":
@@ -1740,7 +2509,7 @@ function signature(view, item) {
       return "";
   }
 }
-function refreshItem(view, item, { focusEditor, focusPath, focusAction } = {}) {
+function refreshItem(view, item, { focusEditor, focusPath, focusSelector, focusAction } = {}) {
   const entry = view.nodes.get(item.key);
   if (!entry) return;
   const node = nodeFor(view, item);
@@ -1752,6 +2521,8 @@ function refreshItem(view, item, { focusEditor, focusPath, focusAction } = {}) {
     target = node.querySelector(`[data-dial-path="${CSS.escape(focusPath)}"] :is(input, textarea, select)`);
   } else if (focusEditor) {
     target = node.querySelector(".dial-field-invalid :is(input, textarea, select), .dial-editor :is(input, textarea, select)");
+  } else if (focusSelector) {
+    target = node.querySelector(focusSelector);
   } else if (focusAction) {
     target = node.querySelector(`[data-dial-action="${focusAction}"]`);
   }
@@ -1965,6 +2736,11 @@ function viewState(model, refresh) {
     dryRuns: /* @__PURE__ */ new Map(),
     undoing: /* @__PURE__ */ new Set(),
     disclosed: /* @__PURE__ */ new Set(),
+    rules: /* @__PURE__ */ new Map(),
+    comments: /* @__PURE__ */ new Map(),
+    panel: { open: false, highlight: null },
+    revoking: /* @__PURE__ */ new Set(),
+    showRule: null,
     refresh: (item, focus) => refresh(view, item, focus)
   };
   return view;
