@@ -1,7 +1,8 @@
 """An installed copy finds its own front end: the wheel carries the bundle inside the package,
 and ChatWidget loads it from there, whatever else is installed beside it — here a top-level
 ``js`` package with a decoy widget.js, which other packages create (an installed copy used to
-read ``site-packages/js``).
+read ``site-packages/js``). It carries the four notebooks too: the installed ``dial-notebook``
+command copies them out, and the copied quickstart runs on a kernel of the installed copy.
 
 Offline: the wheel is built with the hatchling of this environment (``--no-build-isolation``)
 and installed with ``--no-index --no-deps`` into a fresh venv whose dependencies come from this
@@ -24,6 +25,8 @@ import pytest
 from dial_notebook.widget._chat_widget import STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+SALES = ROOT / "dial_notebook" / "domains" / "data" / "sales.csv"
 DECOY = "export default { render() { throw new Error('the wrong front end'); } };\n"
 PROBE = """
 import json, sys
@@ -82,7 +85,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     run = subprocess.run([str(python), "-c", PROBE], cwd=tmp, env=env, capture_output=True,
                          text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
-    return {**json.loads(run.stdout), "site": str(site), "wheel": str(wheel)}
+    return {**json.loads(run.stdout), "site": str(site), "wheel": str(wheel),
+            "python": str(python)}
 
 
 def test_the_wheel_carries_the_bundle_inside_the_package_and_not_js(installed):
@@ -102,3 +106,55 @@ def test_an_installed_copy_loads_its_own_bundle(installed):
     assert installed["esm"] == (STATIC / "widget.js").read_text(encoding="utf-8")
     assert installed["css"] == (STATIC / "widget.css").read_text(encoding="utf-8")
     assert "the wrong front end" not in installed["esm"]
+
+
+def test_the_wheel_carries_the_four_notebooks_and_nothing_else_of_notebooks(installed):
+    wheel = zipfile.ZipFile(installed["wheel"])
+    folder = "dial_notebook/_notebooks/"
+    shipped = sorted(n.removeprefix(folder) for n in wheel.namelist() if n.startswith(folder))
+    assert len(NOTEBOOKS) == 4 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
+    for name in NOTEBOOKS:
+        assert wheel.read(folder + name) == (ROOT / "notebooks" / name).read_bytes(), name
+    assert not [n for n in wheel.namelist() if n.startswith("notebooks/") or n.endswith(".html")]
+
+
+def test_the_installed_command_copies_the_notebooks_and_the_quickstart_runs(
+        installed, tmp_path, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from jupyter_client.kernelspec import get_kernel_spec
+
+    for name in ("PYTHONPATH", "ANYWIDGET_HMR", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)  # offline, and only the installed copy
+    python = Path(installed["python"])
+    folder = tmp_path / "copied"
+    run = subprocess.run([str(python.parent / "dial-notebook"), "notebooks", str(folder)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"jupyter lab {folder}/quickstart.ipynb" in run.stdout
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*NOTEBOOKS, "sales.csv"])
+    for name in NOTEBOOKS:
+        assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes(), name
+    assert (folder / "sales.csv").read_bytes() == SALES.read_bytes()
+
+    # the kernel "python3" is the fresh venv's interpreter (a kernelspec first on JUPYTER_PATH),
+    # so the copied notebook runs the installed copy; its dependencies come through the .pth
+    spec = tmp_path / "jupyter" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (the installed wheel)", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    assert get_kernel_spec("python3").argv[0] == str(python)
+    nb = nbformat.read(folder / "quickstart.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "import dial_notebook; print(dial_notebook.__file__)"))
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(folder)}}).execute()
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    errors = [o for c in code for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    assert all(c.get("execution_count") for c in code)  # every code cell ran
+    [printed] = [o.text for o in code[-1].outputs if o.output_type == "stream"]
+    assert Path(printed.strip()).is_relative_to(installed["site"])
