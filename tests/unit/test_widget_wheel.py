@@ -120,8 +120,8 @@ def test_the_wheel_carries_the_four_notebooks_and_nothing_else_of_notebooks(inst
 
 def test_the_installed_command_copies_the_notebooks_and_the_quickstart_runs(
         installed, tmp_path, monkeypatch):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
+    import nbclient  # the test extra's: always there where the tests run
+    import nbformat
     from jupyter_client.kernelspec import get_kernel_spec
 
     for name in ("PYTHONPATH", "ANYWIDGET_HMR", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
