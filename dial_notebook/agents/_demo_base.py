@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .._json_kind import json_kind
 from ..dial import (
     Acknowledge,
     Ask,
@@ -201,7 +202,7 @@ class Brain:
         def proposal(value: Any, where: str) -> tuple[str, Any]:
             if not isinstance(value, dict):
                 saved.fail(f"{where} must be an object with action and payload, not "
-                           f"{_saved.type_name(value)}")
+                           f"{json_kind(value)}")
             _saved.keys(saved, value, where, {"action", "payload"}, {"action", "payload"})
             action = _saved.string(saved, value["action"], f"{where}.action", most=1000)
             return str(action), _saved.json_value(saved, value["payload"], f"{where}.payload")
@@ -215,7 +216,7 @@ class Brain:
             return None
         where = "question"
         if not isinstance(value, dict):
-            saved.fail(f"{where} must be an object or null, not {_saved.type_name(value)}")
+            saved.fail(f"{where} must be an object or null, not {json_kind(value)}")
         _saved.keys(saved, value, where, {"options", "then"}, {"options", "then"})
         options = []
         listed = _saved.sized_list(saved, value["options"], f"{where}.options")
@@ -228,11 +229,11 @@ class Brain:
         then = value["then"]
         if not isinstance(then, dict):
             saved.fail(f"{where}.then must be an object with name and args, not "
-                       f"{_saved.type_name(then)}")
+                       f"{json_kind(then)}")
         _saved.keys(saved, then, f"{where}.then", {"name", "args"}, {"name", "args"})
         name = then["name"]
         if not isinstance(name, str) or name not in self.continuations:
-            shown = repr(name[:40]) if isinstance(name, str) else _saved.type_name(name)
+            shown = repr(name[:40]) if isinstance(name, str) else json_kind(name)
             known = ", ".join(sorted(self.continuations)) or "none"
             saved.fail(f"{where}.then.name {shown} is not a way this agent continues "
                        f"(known: {known})")
@@ -244,7 +245,7 @@ class Brain:
         for index, (arg, kind) in enumerate(zip(args, types, strict=True)):
             if isinstance(arg, bool) or not isinstance(arg, kind):
                 saved.fail(f"{where}.then.args[{index}] has the wrong type for {name} "
-                           f"({_saved.type_name(arg)})")
+                           f"({json_kind(arg)})")
             if isinstance(arg, str):
                 _saved.string(saved, arg, f"{where}.then.args[{index}]")
         return Question(options, Then(name, tuple(args)))

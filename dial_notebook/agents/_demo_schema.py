@@ -54,6 +54,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .._json_kind import json_kind
 from ..dial import Element, Inform
 from . import _saved
 from ._demo import DemoAgent
@@ -122,7 +123,7 @@ class SchemaBrain(Brain):
 
         def proposal(value: Any, where: str) -> _Proposal:
             if not isinstance(value, dict):
-                saved.fail(f"{where} must be an object, not {_saved.type_name(value)}")
+                saved.fail(f"{where} must be an object, not {json_kind(value)}")
             _saved.keys(saved, value, where, names, names)
             if value["kind"] not in ("valid", "broken", "yours"):
                 saved.fail(f"{where}.kind must be 'valid', 'broken' or 'yours'")

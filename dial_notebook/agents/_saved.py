@@ -24,6 +24,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
+from .._json_kind import json_kind
+
 #: The one version of an agent's saved state this package writes and reads.
 VERSION = 1
 #: Most messages in a saved history (and entries in any saved list or object).
@@ -86,17 +88,17 @@ class Saved:
         self.text = 0
         self.values = 0
         if not isinstance(data, Mapping):
-            self.fail(f"a saved agent is a JSON object, not {type_name(data)}")
+            self.fail(f"a saved agent is a JSON object, not {json_kind(data)}")
         self.data = data
         found = data.get("kind")
         if found != kind:
-            shown = repr(found) if isinstance(found, str) else type_name(found)
+            shown = repr(found) if isinstance(found, str) else json_kind(found)
             known = f" (this is a saved {found[:40]} agent)" if isinstance(found, str) and \
                 found else ""
             self.fail(f"kind is {shown[:60]}, not {kind!r}{known}")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
-            self.fail(f"version must be a whole number, not {type_name(version)}")
+            self.fail(f"version must be a whole number, not {json_kind(version)}")
         if version != VERSION:
             self.fail(f"version {version} is not known (this dial-notebook reads version "
                       f"{VERSION})")
@@ -129,11 +131,11 @@ class Saved:
             where = f"{name}[{index}]"
             if not isinstance(message, Mapping):
                 self.fail(f"{where} must be an object with role and content, not "
-                          f"{type_name(message)}")
+                          f"{json_kind(message)}")
             keys(self, message, where, {"role", "content"}, required={"role", "content"})
             role = message["role"]
             if role not in ROLES:
-                shown = repr(role[:40]) if isinstance(role, str) else type_name(role)
+                shown = repr(role[:40]) if isinstance(role, str) else json_kind(role)
                 self.fail(f"{where}.role must be 'user' or 'assistant', not {shown}")
             expected = ROLES[index % 2]
             if role != expected:
@@ -151,7 +153,7 @@ class Saved:
         turn (``turns`` of them), each count a whole number from 0, or null (not reported)."""
         value = self.data[name]
         if not isinstance(value, Mapping):
-            self.fail(f"{name} must be an object with turns, not {type_name(value)}")
+            self.fail(f"{name} must be an object with turns, not {json_kind(value)}")
         keys(self, value, name, {"turns"}, required={"turns"})
         listed = sized_list(self, value["turns"], f"{name}.turns", MAX_MESSAGES, "turns")
         if len(listed) != turns:
@@ -162,7 +164,7 @@ class Saved:
             where = f"{name}.turns[{index}]"
             if not isinstance(turn, Mapping):
                 self.fail(f"{where} must be an object with input, output and total, not "
-                          f"{type_name(turn)}")
+                          f"{json_kind(turn)}")
             names = {"input", "output", "total"}
             keys(self, turn, where, names, required=names)
             out.append({key: None if turn[key] is None else count(self, turn[key],
@@ -194,7 +196,7 @@ def keys(saved: Saved, value: Mapping[Any, Any], where: str, allowed: set[str],
 def count(saved: Saved, value: Any, where: str, most: int = MAX_COUNT) -> int:
     """A whole number from 0 to ``most`` (not a bool, not a float)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        saved.fail(f"{where} must be a whole number, not {type_name(value)}")
+        saved.fail(f"{where} must be a whole number, not {json_kind(value)}")
     shown = value if abs(value) <= MAX_COUNT else "a number too large to show"
     if value < 0:
         saved.fail(f"{where} must not be negative ({shown})")
@@ -209,7 +211,7 @@ def string(saved: Saved, value: Any, where: str, *, null: bool = False,
     if value is None and null:
         return None
     if not isinstance(value, str):
-        saved.fail(f"{where} must be text{' or null' if null else ''}, not {type_name(value)}")
+        saved.fail(f"{where} must be text{' or null' if null else ''}, not {json_kind(value)}")
     if len(value) > most:
         saved.fail(f"{where} is {len(value):,} characters long, more than {most:,}")
     spend(saved, len(value))
@@ -219,7 +221,7 @@ def string(saved: Saved, value: Any, where: str, *, null: bool = False,
 def flag(saved: Saved, value: Any, where: str) -> bool:
     """true or false."""
     if not isinstance(value, bool):
-        saved.fail(f"{where} must be true or false, not {type_name(value)}")
+        saved.fail(f"{where} must be true or false, not {json_kind(value)}")
     return bool(value)
 
 
@@ -227,7 +229,7 @@ def sized_list(saved: Saved, value: Any, where: str, most: int = MAX_MESSAGES,
                what: str = "entries") -> list[Any]:
     """A list of at most ``most`` entries."""
     if not isinstance(value, list):
-        saved.fail(f"{where} must be a list, not {type_name(value)}")
+        saved.fail(f"{where} must be a list, not {json_kind(value)}")
     if len(value) > most:
         saved.fail(f"{where} has {len(value):,} {what}, more than {most:,}")
     return value
@@ -238,13 +240,13 @@ def mapping(saved: Saved, value: Any, where: str,
     """An object of at most ``MAX_MESSAGES`` entries with text keys; each value read by
     ``read(value, where)``."""
     if not isinstance(value, Mapping):
-        saved.fail(f"{where} must be an object, not {type_name(value)}")
+        saved.fail(f"{where} must be an object, not {json_kind(value)}")
     if len(value) > MAX_MESSAGES:
         saved.fail(f"{where} has {len(value):,} entries, more than {MAX_MESSAGES:,}")
     out: dict[str, Any] = {}
     for key, item in value.items():
         if not isinstance(key, str):
-            saved.fail(f"{where} has a key that is not text ({type_name(key)})")
+            saved.fail(f"{where} has a key that is not text ({json_kind(key)})")
         spend(saved, len(key))
         out[key] = read(item, f"{where}[{key[:40]!r}]")
     return out
@@ -275,7 +277,7 @@ def json_value(saved: Saved, value: Any, where: str, depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         return mapping(saved, value, where,
                        lambda item, inner: json_value(saved, item, inner, depth + 1))
-    saved.fail(f"{where} must be a JSON value, not {type_name(value)}")
+    saved.fail(f"{where} must be a JSON value, not {json_kind(value)}")
 
 
 def spend(saved: Saved, characters: int) -> None:
@@ -283,20 +285,3 @@ def spend(saved: Saved, characters: int) -> None:
     saved.text += characters
     if saved.text > MAX_TEXT:
         saved.fail(f"it holds more than {MAX_TEXT:,} characters of text")
-
-
-def type_name(value: Any) -> str:
-    """The JSON name of ``value``'s type, for a message."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__

@@ -32,6 +32,7 @@ from typing import Any
 
 from referencing import Registry
 
+from .._json_kind import json_kind
 from ..runtime._ports import DomainPort
 from ._validation import PayloadValidator, check_schema
 
@@ -59,7 +60,7 @@ def check_rule_schema(schema: Any) -> None:
     """
     if not isinstance(schema, dict | bool):
         raise ValueError(f"a rule's schema is a JSON Schema (an object, or true / false), not "
-                         f"{type(schema).__name__}")
+                         f"{json_kind(schema)}")
     try:
         text = json.dumps(schema, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -111,7 +112,7 @@ class Rule:
     def from_dict(cls, data: Any) -> Rule:
         """A rule from ``to_dict()``'s JSON; ``ValueError`` naming what is wrong."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"a rule is an object, not {type(data).__name__}")
+            raise ValueError(f"a rule is an object, not {json_kind(data)}")
         missing = [key for key in _KEYS if key not in data]
         unknown = sorted(set(data) - set(_KEYS))
         if missing or unknown:
@@ -272,7 +273,7 @@ class Rules:
         the shared store; one already there (same id and schema) is not added twice, and one
         whose id is taken by another rule gets a new id. Returns the rules added."""
         if not isinstance(rules, list | tuple):
-            raise ValueError(f"saved rules are a list, not {type(rules).__name__}")
+            raise ValueError(f"saved rules are a list, not {json_kind(rules)}")
         read = [Rule.from_dict(data) for data in rules]  # all checked before any is added
         added = []
         for rule in read:

@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._json_kind import json_kind
+
 #: At most this many comments on one proposal.
 MAX_COMMENTS = 20
 #: A comment or a reason is cut to this many characters.
@@ -35,7 +37,7 @@ _MAX_POINTER = 500
 
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"{what} must be text, not {type(value).__name__}")
+        raise ValueError(f"{what} must be text, not {json_kind(value)}")
     text = value.strip()
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1].rstrip() + "…"
 
@@ -74,7 +76,7 @@ def read_feedback(decision: Mapping[str, Any]) -> dict[str, Any]:
     if comments is not None:
         if not isinstance(comments, list | tuple):
             raise ValueError(f"comments are a list of {{'field', 'text'}}, not "
-                             f"{type(comments).__name__}")
+                             f"{json_kind(comments)}")
         if len(comments) > MAX_COMMENTS:
             raise ValueError(f"at most {MAX_COMMENTS} comments on one proposal, not "
                              f"{len(comments)}")

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .._files import write_atomically
+from .._json_kind import json_kind
 from ..dial import MAX_REPLY_CHARS, STATUSES
 from ._contract import shape_errors
 
@@ -71,25 +72,21 @@ def _fail(where: str, what: str) -> SnapshotError:
     return SnapshotError(f"{where} {what}" if where else what)
 
 
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def _dict(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _fail(where, f"must be an object, not {_kind(value)}")
+        raise _fail(where, f"must be an object, not {json_kind(value)}")
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _fail(where, f"must be a list, not {_kind(value)}")
+        raise _fail(where, f"must be a list, not {json_kind(value)}")
     return value
 
 
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise _fail(where, f"must be a string, not {_kind(value)}")
+        raise _fail(where, f"must be a string, not {json_kind(value)}")
     return value
 
 
@@ -263,7 +260,7 @@ def read_snapshot(data: Any) -> dict[str, Any]:
         >>> read_snapshot({"format": FORMAT, "version": 1, "transcript": "no"})
         Traceback (most recent call last):
         ...
-        dial_notebook.SnapshotError: transcript must be a list, not str
+        dial_notebook.SnapshotError: transcript must be a list, not text
     """
     snapshot = _dict(data, "the snapshot")
     if snapshot.get("format") != FORMAT:

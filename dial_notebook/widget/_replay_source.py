@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dial_notebook._json_kind import json_kind
 from dial_notebook.runtime._snapshot import FORMAT, MAX_EVENTS, MAX_SNAPSHOT_BYTES, VERSION
 
 from ._serialise import json_safe
@@ -137,7 +138,7 @@ def _no_constant(name: str) -> Any:
 
 def _from_snapshot(snapshot: Any, name: str) -> Saved:
     if not isinstance(snapshot, Mapping):
-        raise ValueError(f"Replay: {name}: holds {_kind(snapshot)}, not a saved conversation "
+        raise ValueError(f"Replay: {name}: holds {json_kind(snapshot)}, not a saved conversation "
                          f"(an object with \"format\": \"{FORMAT}\")")
     if "format" not in snapshot:
         raise ValueError(f"Replay: {name}: has no 'format'; a saved conversation says "
@@ -157,7 +158,7 @@ def _from_snapshot(snapshot: Any, name: str) -> Saved:
                          f"reads (it reads version {known}); a newer dial-notebook may")
     surface = snapshot.get("surface")
     if surface is not None and not isinstance(surface, Mapping):
-        raise ValueError(f"Replay: {name}: its 'surface' is {_kind(surface)}, not an object")
+        raise ValueError(f"Replay: {name}: its 'surface' is {json_kind(surface)}, not an object")
     if surface is not None and "transcript" in surface:
         events = _checked(surface["transcript"], name, "surface.transcript")
     elif "transcript" in snapshot:
@@ -190,7 +191,7 @@ def _checked(events: Any, name: str, where: str) -> list[dict[str, Any]]:
     """JSON-safe copies of ``events``, each an object with a string type (else a ValueError
     saying which one is not, as ``transcript[12]``)."""
     if not isinstance(events, list | tuple):
-        raise ValueError(f"Replay: {name}: its '{where}' is {_kind(events)}, not a list of "
+        raise ValueError(f"Replay: {name}: its '{where}' is {json_kind(events)}, not a list of "
                          "events")
     if len(events) > MAX_EVENTS:
         raise ValueError(f"Replay: {name}: its '{where}' has {len(events):,} events; a replay "
@@ -199,7 +200,7 @@ def _checked(events: Any, name: str, where: str) -> list[dict[str, Any]]:
     for index, event in enumerate(events):
         at = f"{where}[{index}]"
         if not isinstance(event, Mapping):
-            raise ValueError(f"Replay: {name}: {at} is {_kind(event)}, not an event (an "
+            raise ValueError(f"Replay: {name}: {at} is {json_kind(event)}, not an event (an "
                              "object with a 'type')")
         if "type" not in event:
             raise ValueError(f"Replay: {name}: {at} has no 'type'")
@@ -215,23 +216,6 @@ def _checked(events: Any, name: str, where: str) -> list[dict[str, Any]]:
         except RecursionError:
             raise ValueError(f"Replay: {name}: {at} nests too deeply") from None
     return checked
-
-
-def _kind(value: Any) -> str:
-    """What a JSON value is, in words: 'a list', 'a string', 'null' …"""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return f"a {type(value).__name__}"
 
 
 def _shown(value: Any) -> str:

@@ -99,3 +99,28 @@ export function jsonBlock(value) {
   if (text && text.length > 20000) text = `${text.slice(0, 20000)}\n…`;
   return h("pre", { className: "dial-code" }, h("code", {}, text ?? ""));
 }
+
+/**
+ * Call `draw` after any of `traits` changes on `model` ("change:x" names), at most once per
+ * microtask (the changes of one kernel message are drawn together); returns the function that
+ * stops listening.
+ * @param {{on: (name: string, f: () => void) => void, off: (name: string, f: () => void) => void}} model
+ * @param {readonly string[]} traits
+ * @param {() => void} draw
+ * @returns {() => void}
+ */
+export function redrawOnChange(model, traits, draw) {
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      draw();
+    });
+  };
+  for (const name of traits) model.on(name, schedule);
+  return () => {
+    for (const name of traits) model.off(name, schedule);
+  };
+}

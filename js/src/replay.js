@@ -16,7 +16,7 @@
 // (textContent, text nodes), never as HTML.
 
 import { contextOf, itemsOf } from "./items.js";
-import { button, h, jsonBlock } from "./dom.js";
+import { button, h, jsonBlock, redrawOnChange } from "./dom.js";
 import { drawLog, refreshItem } from "./log.js";
 import {
   aboutEvent, clampStep, describe, fieldsOf, latestSent, ownerKey, replayPending, savedAt, tickKind,
@@ -73,20 +73,9 @@ const LEGEND = /** @type {const} */ ([["person", "the person"], ["wire", "sent /
 export function render({ model, el }) {
   const replay = frame(model);
   el.append(replay.root);
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      update(replay);
-    });
-  };
-  for (const name of TRAITS) model.on(name, schedule);
+  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(replay));
   update(replay);
-  return () => {
-    for (const name of TRAITS) model.off(name, schedule);
-  };
+  return stopRedrawing;
 }
 
 /** @param {ReplayModel} model */

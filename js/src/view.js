@@ -19,7 +19,7 @@
 // and what the agent is doing; the view draws it and sends the person's clicks.
 
 import { agentSignal, contextOf, itemsOf } from "./items.js";
-import { button, h, uid } from "./dom.js";
+import { button, h, redrawOnChange, uid } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
 import { drawLog, refreshItem } from "./log.js";
@@ -88,19 +88,10 @@ export function render({ model: connected, el }) {
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      update(chat);
-    });
-  };
-  for (const name of TRAITS) model.on(name, schedule);
+  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
   update(chat);
   return () => {
-    for (const name of TRAITS) model.off(name, schedule);
+    stopRedrawing();
     stopProbing();
     stopStreaming();
     stopDryRuns();

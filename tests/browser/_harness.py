@@ -122,6 +122,14 @@ class NotebookPage:
     def card(self, sid: str):
         return self.root.locator(f"[data-dial-suggestion=\"{sid}\"]")
 
+    def pending_card(self):
+        """The card waiting for the person, pinned by its id (its status will change)."""
+        from playwright.sync_api import expect
+
+        waiting = self.root.locator("[data-dial-suggestion][data-dial-status=pending]").last
+        expect(waiting).to_be_visible()
+        return self.card(waiting.get_attribute("data-dial-suggestion"))
+
     def shot(self, name: str, target=None) -> Path:
         path = OUTPUT / f"{self.app}-{name}.png"
         (target or self.root).screenshot(path=str(path))

@@ -31,15 +31,8 @@ def quickstart(jupyter, browser_context) -> NotebookPage:
     notebook.page.close()
 
 
-def pending_card(nb: NotebookPage):
-    """The card waiting for the person, pinned by its id (its status will change)."""
-    waiting = nb.root.locator("[data-dial-suggestion][data-dial-status=pending]").last
-    expect(waiting).to_be_visible()
-    return nb.card(waiting.get_attribute("data-dial-suggestion"))
-
-
 def test_run_all_shows_the_card_the_notebook_asked_for_and_accepting_adds_the_note(quickstart):
-    card = pending_card(quickstart)
+    card = quickstart.pending_card()
     expect(card.locator(".dial-preview")).to_have_text("Add the note 'buy milk'")
     quickstart.shot("card", card)
     card.locator("[data-dial-action=accept]").click()
@@ -50,7 +43,7 @@ def test_run_all_shows_the_card_the_notebook_asked_for_and_accepting_adds_the_no
 
 def test_an_edit_refused_by_the_schema_then_fixed_is_added_and_the_agent_notices(quickstart):
     quickstart.say("add a note: water the plants")
-    card = pending_card(quickstart)
+    card = quickstart.pending_card()
     expect(card.locator(".dial-preview")).to_have_text("Add the note 'water the plants'")
     card.locator("[data-dial-action=edit]").click()
     field = card.locator("[data-dial-path=text] .dial-input")
@@ -67,7 +60,7 @@ def test_an_edit_refused_by_the_schema_then_fixed_is_added_and_the_agent_notices
 
 def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(quickstart):
     quickstart.say("remove note 1")
-    card = pending_card(quickstart)
+    card = quickstart.pending_card()
     expect(card.locator(".dial-preview")).to_contain_text("call the plumber")
     expect(card.locator(".dial-badge-danger")).to_be_visible()
     card.locator("[data-dial-action=dismiss]").click()
@@ -84,7 +77,7 @@ def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(qu
 
 def test_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(quickstart):
     quickstart.say("add a note: call mum")
-    card = pending_card(quickstart)
+    card = quickstart.pending_card()
     card.locator("[data-dial-action=allow-rule]").click()
     editor = card.locator("[data-dial-rule-editor]")
     expect(editor).to_contain_text("Always allow add-note like this")
@@ -102,7 +95,7 @@ def test_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(
     expect(rent.locator("[data-dial-action=accept]")).to_have_count(0)
     quickstart.shot("rule-accepted", rent)
     quickstart.say("remove note 1")
-    removal = pending_card(quickstart)
+    removal = quickstart.pending_card()
     expect(removal.locator(".dial-badge-danger")).to_be_visible()
     expect(removal.locator("[data-dial-action=allow-rule]")).to_have_count(0)
     removal.locator("[data-dial-action=dismiss]").click()
@@ -122,7 +115,7 @@ def test_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(
 
 def test_step_6_a_dismissal_with_a_reason_reaches_the_agent_in_the_outcome(quickstart):
     quickstart.say("add a note: call mum")
-    card = pending_card(quickstart)  # asks again: the rule was revoked
+    card = quickstart.pending_card()  # asks again: the rule was revoked
     card.locator("[data-dial-action=dismiss-reason]").click()
     card.locator("[data-dial-reason]").fill("I have that one already")
     card.locator("[data-dial-action=dismiss-confirm]").click()

@@ -29,10 +29,9 @@ def lab(jupyter, browser_context) -> NotebookPage:
 
 
 def waiting(nb: NotebookPage, words: str):
+    """Say ``words``; the card they bring, waiting for the person."""
     nb.say(words)
-    card = nb.root.locator("[data-dial-suggestion][data-dial-status=pending]").last
-    expect(card).to_be_visible()
-    return nb.card(card.get_attribute("data-dial-suggestion"))
+    return nb.pending_card()
 
 
 def last_sent(nb: NotebookPage, containing: str) -> str:

@@ -1,5 +1,6 @@
 """Test doubles for the runtime's tests: a notes domain, reply builders, and the public
-``ScriptedAgent`` (re-exported here: one scripted agent for every test)."""
+``ScriptedAgent`` (re-exported here: one scripted agent for every test); and ``click``, a
+front-end message delivered to a widget as ipywidgets delivers it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dial_notebook.agents import ScriptedAgent
 from dial_notebook.dial import Declare, lint, parse
 
 __all__ = ["LintChecked", "NoteError", "NotesDomain", "ScriptedAgent", "SendFailed", "ask",
-           "dial", "inform", "outcome_ids_in", "outcomes_in", "said", "suggest", "until"]
+           "click", "dial", "inform", "outcome_ids_in", "outcomes_in", "said", "suggest", "until"]
 
 
 class NoteError(Exception):
@@ -153,3 +154,8 @@ class LintChecked:
 def said(conversation: Any, since: int = 0) -> list[str]:
     """What the person read from the agent (informs and questions), from event ``since``."""
     return [e["text"] for e in conversation.transcript[since:] if e["type"] in ("inform", "ask")]
+
+
+def click(widget: Any, **content: Any) -> None:
+    """Deliver ``content`` to ``widget`` as a message from its front end (a person's click)."""
+    widget._handle_custom_msg(content, [])

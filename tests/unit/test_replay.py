@@ -221,7 +221,7 @@ def test_at_every_step_the_wire_text_is_exactly_what_the_agent_received(played):
 
 BAD_SNAPSHOTS = [
     ([], "holds a list, not a saved conversation"),
-    ("just text", "holds a string, not a saved conversation"),
+    ("just text", "holds text, not a saved conversation"),
     ({"version": 1, "transcript": []}, "has no 'format'"),
     ({"format": "jupyter-notebook", "version": 1, "transcript": []},
      "its 'format' is 'jupyter-notebook', not 'dial-notebook/conversation'"),
@@ -238,7 +238,7 @@ BAD_SNAPSHOTS = [
     ({"format": FORMAT, "version": 1, "transcript": [], "surface": []},
      "its 'surface' is a list, not an object"),
     ({"format": FORMAT, "version": 1, "transcript": [], "surface": {"transcript": "x"}},
-     "its 'surface.transcript' is a string, not a list of events"),
+     "its 'surface.transcript' is text, not a list of events"),
     ({"format": FORMAT, "version": 1, "transcript": [*[{"type": "person", "text": "a"}] * 12,
                                                      {"text": "no type"}]},
      "transcript[12] has no 'type'"),
@@ -349,7 +349,7 @@ def test_an_object_whose_transcript_holds_a_non_event_is_refused_naming_it():
             self.transcript = [{"type": "person", "text": "a"}, "oops"]
 
     with pytest.raises(ValueError, match=re.escape(
-            "Replay: the Talk: transcript[1] is a string, not an event")):
+            "Replay: the Talk: transcript[1] is text, not an event")):
         Replay(Talk())
 
 

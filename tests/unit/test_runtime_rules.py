@@ -242,7 +242,7 @@ async def test_a_restored_conversation_keeps_applying_the_rules_it_is_given():
     ("add-note", {"properties": {"text": {"pattern": "("}}}, "invalid schema"),
     ("add-note", {"$ref": "https://example.com/s.json"}, "stands alone"),
     ("add-note", {"$schema": "https://example.com/draft"}, "not a JSON Schema draft"),
-    ("add-note", "yes", "not str"),
+    ("add-note", "yes", "not text"),
     ("add-note", {"const": float("nan")}, "must be JSON"),
     ("add-note", {"enum": ["x" * 60_000, "y" * 60_000]}, "at most 100,000"),
 ])

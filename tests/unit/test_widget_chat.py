@@ -13,6 +13,8 @@ import pytest
 
 from dial_notebook.widget import ChatWidget
 
+from .runtime_doubles import click
+
 
 class ScriptedConversation:
     """Each say() plays the next scripted turn: events are emitted, suggestions and asks are put
@@ -79,10 +81,6 @@ ASK = {"type": "ask", "text": "Which list?", "response_type": "choice",
 
 def make_chat(*turns: list[dict[str, Any]], domain: Any = no_empty_text) -> ChatWidget:
     return ChatWidget(agent=list(turns), domain=domain, conversation_factory=ScriptedConversation)
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 async def settle() -> None:

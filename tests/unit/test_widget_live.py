@@ -17,6 +17,8 @@ from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import _streaming
 from dial_notebook.widget import ChatWidget
 
+from .runtime_doubles import click
+
 REPLY = ('Sure, adding it.<dial version="0.1" actor="agent">'
          '<dial-inform>One note coming up.</dial-inform>'
          '<dial-suggest id="add" action="add-note">Add it?'
@@ -79,10 +81,6 @@ def wired(agent: Any, **options: Any) -> tuple[ChatWidget, Wire]:
     wire = Wire()
     chat.comm = wire
     return chat, wire
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 async def until(check: Any, seconds: float = 5.0) -> None:

@@ -27,7 +27,7 @@ from dial_notebook.widget._playground_views import (
     received_html,
 )
 
-from .runtime_doubles import until
+from .runtime_doubles import click, until
 
 DOMAINS = {"notes": lambda: NotesDomain(["buy milk", "call Sam"]),
            "nothing": lambda: SchemaDomain("nothing")}
@@ -35,10 +35,6 @@ DOMAINS = {"notes": lambda: NotesDomain(["buy milk", "call Sam"]),
 
 def make() -> Playground:
     return Playground(domains=DOMAINS)
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 def received(playground: Playground) -> str:

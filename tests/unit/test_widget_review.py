@@ -9,7 +9,7 @@ from typing import Any
 
 from dial_notebook.widget import ChatWidget
 
-from .runtime_doubles import dial, inform, suggest, until
+from .runtime_doubles import click, dial, inform, suggest, until
 from .test_runtime_review import Reviewed
 
 
@@ -26,10 +26,6 @@ def widget(domain: Any, replies: list[str]) -> tuple[ChatWidget, list[dict[str, 
     sent: list[dict[str, Any]] = []
     chat.send = sent.append  # type: ignore[method-assign]
     return chat, sent
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 async def test_an_edit_gets_its_dry_run_for_the_card_it_was_asked_for():

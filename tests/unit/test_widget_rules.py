@@ -15,7 +15,7 @@ from dial_notebook.runtime import SnapshotError
 from dial_notebook.widget import ChatWidget, _session
 from dial_notebook.widget._rules import NOTEBOOK_RULES
 
-from .runtime_doubles import dial, inform, suggest, until
+from .runtime_doubles import click, dial, inform, suggest, until
 
 TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
         "additionalProperties": False}
@@ -38,10 +38,6 @@ def widget(replies: list[str], **options: Any) -> tuple[ChatWidget, list[dict[st
     sent: list[dict[str, Any]] = []
     chat.send = sent.append  # type: ignore[method-assign]
     return chat, sent
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 def answers(sent: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -112,7 +108,7 @@ async def test_a_rule_that_does_not_accept_its_own_card_is_saved_and_the_card_st
 
 
 @pytest.mark.parametrize("schema, message", [({"type": "strin"}, "invalid schema"),
-                                             ("anything", "not str")])
+                                             ("anything", "not text")])
 async def test_a_rule_that_cannot_be_is_said_on_the_card_and_nothing_is_decided(schema,
                                                                                 message):
     chat, sent = widget([dial(suggest("add-note", {"text": "milk"}))])

@@ -16,7 +16,7 @@ from dial_notebook.runtime import SnapshotError, load_snapshot
 from dial_notebook.widget import ChatWidget
 from dial_notebook.widget._session import session_path, widget_transcript
 
-from .runtime_doubles import until
+from .runtime_doubles import click, until
 
 REPLY = ('<dial version="0.1" actor="agent"><dial-inform>One note coming up.</dial-inform>'
          '<dial-suggest id="add" action="add-note">Add it?'
@@ -43,10 +43,6 @@ class Counting(NotesDomain):
     def run(self, action: str, payload: Any) -> Any:
         self.runs += 1
         return super().run(action, payload)
-
-
-def click(chat: ChatWidget, **content: Any) -> None:
-    chat._handle_custom_msg(content, [])
 
 
 async def test_a_pending_card_is_saved_and_a_new_widget_carries_on_with_it(tmp_path):

@@ -285,6 +285,21 @@ function jsonBlock(value) {
 …`;
   return h("pre", { className: "dial-code" }, h("code", {}, text ?? ""));
 }
+function redrawOnChange(model, traits, draw) {
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      draw();
+    });
+  };
+  for (const name of traits) model.on(name, schedule);
+  return () => {
+    for (const name of traits) model.off(name, schedule);
+  };
+}
 
 // js/src/ask.js
 var MAX_UPLOAD = 50 * 1024 * 1024;
@@ -2767,20 +2782,9 @@ var LEGEND = (
 function render({ model, el }) {
   const replay = frame(model);
   el.append(replay.root);
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      update(replay);
-    });
-  };
-  for (const name of TRAITS) model.on(name, schedule);
+  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(replay));
   update(replay);
-  return () => {
-    for (const name of TRAITS) model.off(name, schedule);
-  };
+  return stopRedrawing;
 }
 function transcriptOf(model) {
   const transcript = model.get("transcript");

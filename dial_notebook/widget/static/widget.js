@@ -344,6 +344,21 @@ function jsonBlock(value) {
 …`;
   return h("pre", { className: "dial-code" }, h("code", {}, text ?? ""));
 }
+function redrawOnChange(model, traits, draw) {
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      draw();
+    });
+  };
+  for (const name of traits) model.on(name, schedule);
+  return () => {
+    for (const name of traits) model.off(name, schedule);
+  };
+}
 
 // js/src/inform.js
 var TABLE_ROWS = 300;
@@ -3315,19 +3330,10 @@ function render({ model: connected, el }) {
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      update(chat);
-    });
-  };
-  for (const name of TRAITS) model.on(name, schedule);
+  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
   update(chat);
   return () => {
-    for (const name of TRAITS) model.off(name, schedule);
+    stopRedrawing();
     stopProbing();
     stopStreaming();
     stopDryRuns();
