@@ -42,6 +42,8 @@ PACKAGE = Path(__file__).resolve().parent
 #: checkout beside the package (an editable install, the source tree).
 NOTEBOOK_FOLDERS = (PACKAGE / "_notebooks", PACKAGE.parent / "notebooks")
 QUICKSTART = "quickstart.ipynb"
+#: The quickstart as a marimo notebook (``marimo edit`` / ``marimo run``).
+MARIMO_QUICKSTART = "quickstart_marimo.py"
 #: The sample data set the package ships (``dial_notebook.load_sales`` reads it).
 SALES = PACKAGE / "domains" / "data" / "sales.csv"
 #: pyproject's optional dependencies that bring JupyterLab, and pandas for the EDA notebook.
@@ -86,9 +88,12 @@ def notebook_folder() -> Path:
 
 
 def shipped_files() -> list[Shipped]:
-    """The notebooks (the quickstart first) and the sample data, as they are copied."""
+    """The notebooks (the quickstart first, its marimo version last) and the sample data, as
+    they are copied."""
     folder = notebook_folder()
     notebooks = sorted(folder.glob("*.ipynb"), key=lambda p: (p.name != QUICKSTART, p.name))
+    if (folder / MARIMO_QUICKSTART).is_file():
+        notebooks.append(folder / MARIMO_QUICKSTART)
     if not SALES.is_file():
         raise CliError(f"the sample data {SALES} is missing; reinstall dial-notebook with "
                        "pip install --force-reinstall dial-notebook")
@@ -162,6 +167,9 @@ def report_copies(folder: Path, written: list[Path]) -> None:
         print(f"  {path.name}")
     print("Open the quickstart (an offline demo agent: no API key needed) with:")
     print(f"  jupyter lab {shlex.quote(str(folder / QUICKSTART))}")
+    print(f"or as an app, with no code showing: voila {shlex.quote(str(folder / QUICKSTART))}")
+    if (folder / MARIMO_QUICKSTART).is_file():
+        print(f"or in marimo: marimo edit {shlex.quote(str(folder / MARIMO_QUICKSTART))}")
     if not jupyterlab_installed():
         print(f"JupyterLab is not installed here: {lab_hint()}")
     elif not pandas_installed():

@@ -32,7 +32,8 @@ An agent that speaks **DIAL** proposes; you decide. Every proposal arrives as a 
 **Accept**, **Edit** or **Dismiss**, and the agent is told what became of it.
 
 This notebook needs no API key: `DemoAgent` is an offline agent that understands a few plain
-requests about notes. Run the cells, then use the chat.
+requests about notes. Run the cells, then use the chat. Or open it as an app, with no code
+showing: `voila notebooks/quickstart.ipynb`.
 """),
     code("""
 from dial_notebook import ChatWidget, DemoAgent, NotesDomain
@@ -77,10 +78,23 @@ Schema the payload must satisfy), `chat.revoke("r1")` removes one.
 chat.rules
 """),
     md("""
-What the domain holds now (run again after clicking):
+What the domain holds now. It follows the chat: redrawn after every step of the conversation
+(escaped: a note's text is the agent's words, shown as text).
 """),
     code("""
-notes.notes
+from html import escape
+
+import ipywidgets as widgets
+
+held = widgets.HTML()
+
+def show_notes(_change=None):
+    items = "".join(f"<li>note {note['id']}: {escape(note['text'])}</li>" for note in notes.notes)
+    held.value = f"<b>Notes</b><ul>{items}</ul>" if items else "<b>Notes</b>: none"
+
+chat.observe(show_notes, names="transcript")  # every event of the conversation
+show_notes()
+held
 """),
     md("""
 What the agent actually received, turn by turn: the outcome of its proposals in DIAL
@@ -129,7 +143,6 @@ from dial_notebook import ChatWidget, DataFramesDomain, DemoAgent, load_sales
 
 sales = load_sales()
 frames = DataFramesDomain()  # the DataFrames of this notebook's namespace
-sales.head()
 """),
     code("""
 if os.environ.get("OPENAI_API_KEY"):
@@ -140,6 +153,25 @@ else:
 
 chat = ChatWidget(agent=agent, domain=frames, title="EDA assistant", session="eda")
 chat
+"""),
+    md("""
+`sales` as it is now. It follows the chat: redrawn after every step of the conversation.
+"""),
+    code("""
+import ipywidgets as widgets
+
+now = widgets.HTML()
+
+def show_sales(_change=None):
+    rows, columns = sales.shape  # the notebook's `sales`: an accepted change replaces it
+    table = sales.head().to_html(border=0)  # pandas escapes the cells' text
+    # drawn as JupyterLab (and Voilà) draw a DataFrame in an output
+    now.value = (f"<b>sales</b>: {rows} rows × {columns} columns"
+                 f"<div class='jp-RenderedHTMLCommon jp-OutputArea-output'>{table}</div>")
+
+chat.observe(show_sales, names="transcript")  # every event of the conversation
+show_sales()
+now
 """),
     md("""
 `session="eda"` keeps this conversation in `.dial/eda.json`, beside the notebook, saved after

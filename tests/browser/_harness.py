@@ -83,9 +83,40 @@ def jupyter_server(root: Path) -> Iterator[dict]:
                 server.kill()
 
 
-def _up(base: str) -> bool:
+@contextlib.contextmanager
+def voila_server(root: Path) -> Iterator[dict]:
+    """Voilà, standalone, serving the notebooks in ``root``/nb as apps
+    (``{base}/voila/render/NAME.ipynb``); yields ``{base, root, log}``. Run as a person runs
+    it: ``voila DIR``, with no configuration of ours."""
+    for sub in ("config", "runtime", "data", "nb"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
+           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTER_DATA_DIR": str(root / "data"),
+           "JUPYTER_PLATFORM_DIRS": "1"}
+    command = [str(Path(sys.executable).parent / "voila"), str(root / "nb"), "--no-browser",
+               f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with (root / "voila.log").open("w") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while not _up(base, "/"):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("voila did not start:\n" + (root / "voila.log").read_text())
+                time.sleep(0.2)
+            yield {"base": base, "root": root / "nb", "log": root / "voila.log"}
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _up(base: str, path: str = "/api/status") -> bool:
     try:
-        with urllib.request.urlopen(f"{base}/api/status", timeout=2) as response:
+        with urllib.request.urlopen(f"{base}{path}", timeout=2) as response:
             return response.status == 200
     except OSError:
         return False

@@ -12,13 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from ._harness import CHROMIUM, OUTPUT, chromium, jupyter_server
+from ._harness import CHROMIUM, OUTPUT, chromium, jupyter_server, voila_server
 
 
 @pytest.fixture(scope="session")
 def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """A running Jupyter server (JupyterLab and Notebook 7 front ends) on a free port."""
     with jupyter_server(tmp_path_factory.mktemp("jupyter")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """Voilà serving a folder of notebooks as apps, on a free port."""
+    with voila_server(tmp_path_factory.mktemp("voila")) as server:
         yield server
 
 

@@ -25,8 +25,9 @@ from .runtime_doubles import until
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+MARIMO = "quickstart_marimo.py"
 SALES = Path(str(resources.files("dial_notebook.domains").joinpath("data", "sales.csv")))
-COPIED = [*NOTEBOOKS, "sales.csv"]
+COPIED = [*NOTEBOOKS, MARIMO, "sales.csv"]
 
 CLEAN = '<dial version="0.1" actor="agent"><dial-inform>hi</dial-inform></dial>\n'
 BROKEN = ('<dial version="0.1" actor="agent">\n'
@@ -66,16 +67,17 @@ def one_line(err: str) -> str:
 
 def assert_copied(folder: Path) -> None:
     assert sorted(p.name for p in folder.iterdir()) == sorted(COPIED)
-    for name in NOTEBOOKS:
+    for name in [*NOTEBOOKS, MARIMO]:
         assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes(), name
     assert (folder / "sales.csv").read_bytes() == SALES.read_bytes()
 
 
 # ---- notebooks -------------------------------------------------------------------------------
 
-def test_the_four_notebooks_and_the_sales_data_are_shipped():
+def test_the_four_notebooks_the_marimo_quickstart_and_the_sales_data_are_shipped():
     assert NOTEBOOKS == ["eda-assistant.ipynb", "prototyping-a-domain.ipynb",
                          "quickstart.ipynb", "teaching-dial.ipynb"]
+    assert (ROOT / "notebooks" / MARIMO).is_file()
     assert SALES.is_file() and cli.SALES.read_bytes() == SALES.read_bytes()
 
 
@@ -84,9 +86,12 @@ def test_notebooks_copies_them_byte_for_byte_and_says_how_to_open_them(tmp_path,
     status, out, err = run(capsys, "notebooks", folder)
     assert (status, err) == (0, "")
     assert_copied(folder)
-    assert out.splitlines()[:3] == [f"Copied 5 files into {folder}/:", "  quickstart.ipynb",
+    assert out.splitlines()[:3] == [f"Copied 6 files into {folder}/:", "  quickstart.ipynb",
                                     "  eda-assistant.ipynb"]
+    assert out.splitlines()[5:7] == [f"  {MARIMO}", "  sales.csv"]
     assert f"jupyter lab {folder}/quickstart.ipynb" in out
+    assert f"voila {folder}/quickstart.ipynb" in out
+    assert f"marimo edit {folder}/{MARIMO}" in out
     assert "no API key" in out
 
 

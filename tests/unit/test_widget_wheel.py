@@ -25,7 +25,8 @@ import pytest
 from dial_notebook.widget._chat_widget import STATIC
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted([*(p.name for p in (ROOT / "notebooks").glob("*.ipynb")),
+                    "quickstart_marimo.py"])
 SALES = ROOT / "dial_notebook" / "domains" / "data" / "sales.csv"
 DECOY = "export default { render() { throw new Error('the wrong front end'); } };\n"
 PROBE = """
@@ -108,11 +109,11 @@ def test_an_installed_copy_loads_its_own_bundle(installed):
     assert "the wrong front end" not in installed["esm"]
 
 
-def test_the_wheel_carries_the_four_notebooks_and_nothing_else_of_notebooks(installed):
+def test_the_wheel_carries_the_notebooks_and_nothing_else_of_notebooks(installed):
     wheel = zipfile.ZipFile(installed["wheel"])
     folder = "dial_notebook/_notebooks/"
     shipped = sorted(n.removeprefix(folder) for n in wheel.namelist() if n.startswith(folder))
-    assert len(NOTEBOOKS) == 4 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
+    assert len(NOTEBOOKS) == 5 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
     for name in NOTEBOOKS:
         assert wheel.read(folder + name) == (ROOT / "notebooks" / name).read_bytes(), name
     assert not [n for n in wheel.namelist() if n.startswith("notebooks/") or n.endswith(".html")]
