@@ -22,12 +22,13 @@ from dial_notebook.widget._chat_widget import STATIC  # the bundle ChatWidget lo
 CHROMIUM = os.environ.get("DIAL_CHROMIUM", "/usr/bin/chromium")
 OUTPUT = Path(__file__).resolve().parent / "output"
 SCENARIO = Path(__file__).resolve().parents[1] / "widget_scenario.py"
+BIN = Path(sys.executable).parent  # this environment's jupyter, voila, marimo
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -45,42 +46,57 @@ def write_notebook(root: Path, name: str, *cells: str) -> str:
 
 
 @contextlib.contextmanager
-def jupyter_server(root: Path) -> Iterator[dict]:
-    """A running Jupyter server rooted in ``root``/nb; yields ``{base, root, log}``."""
-    for sub in ("config", "runtime", "data", "us", "ws", "nb"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-    news = root / "us" / "@jupyterlab" / "apputils-extension"
-    news.mkdir(parents=True, exist_ok=True)
-    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
-           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTER_DATA_DIR": str(root / "data"),
-           "JUPYTER_PLATFORM_DIRS": "1"}
-    bin_dir = Path(sys.executable).parent
-    command = [str(bin_dir / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={port}", "--port-retries=0", "--allow-root",
-               "--IdentityProvider.token=", "--ServerApp.disable_check_xsrf=True",
-               f"--ServerApp.root_dir={root / 'nb'}", "--LabApp.expose_app_in_browser=True",
-               "--JupyterNotebookApp.expose_app_in_browser=True",
-               f"--LabApp.user_settings_dir={root / 'us'}",
-               f"--LabApp.workspaces_dir={root / 'ws'}"]
-    with (root / "server.log").open("w") as log:
-        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+def serve(name: str, command: list[str], env: dict[str, str], log: Path, probe: str,
+          cwd: Path | None = None) -> Iterator[None]:
+    """Run ``command`` (a server on 127.0.0.1:PORT, its output in ``log``) until the URL
+    ``probe`` answers 200, then yield; it is stopped (terminated, else killed) afterwards."""
+    with log.open("w") as out:
+        server = subprocess.Popen(command, env=env, cwd=cwd, stdout=out,
+                                  stderr=subprocess.STDOUT)
         try:
-            base = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 60
-            while not _up(base):
+            while not _up(probe):
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("jupyter server did not start:\n"
-                                       + (root / "server.log").read_text())
+                    raise RuntimeError(f"{name} did not start:\n{log.read_text()}")
                 time.sleep(0.2)
-            yield {"base": base, "root": root / "nb", "log": root / "server.log"}
+            yield
         finally:
             server.terminate()
             try:
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait(10)
+
+
+def jupyter_env(root: Path) -> dict[str, str]:
+    """This environment, with Jupyter's config, runtime and data folders in ``root``."""
+    for sub in ("config", "runtime", "data", "nb"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    return {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
+            "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTER_DATA_DIR": str(root / "data"),
+            "JUPYTER_PLATFORM_DIRS": "1"}
+
+
+@contextlib.contextmanager
+def jupyter_server(root: Path) -> Iterator[dict]:
+    """A running Jupyter server rooted in ``root``/nb; yields ``{base, root, log}``."""
+    env = jupyter_env(root)
+    news = root / "us" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True, exist_ok=True)
+    (root / "ws").mkdir(exist_ok=True)
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    port = free_port()
+    command = [str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1",
+               f"--port={port}", "--port-retries=0", "--allow-root",
+               "--IdentityProvider.token=", "--ServerApp.disable_check_xsrf=True",
+               f"--ServerApp.root_dir={root / 'nb'}", "--LabApp.expose_app_in_browser=True",
+               "--JupyterNotebookApp.expose_app_in_browser=True",
+               f"--LabApp.user_settings_dir={root / 'us'}",
+               f"--LabApp.workspaces_dir={root / 'ws'}"]
+    base = f"http://127.0.0.1:{port}"
+    with serve("jupyter server", command, env, root / "server.log", f"{base}/api/status"):
+        yield {"base": base, "root": root / "nb", "log": root / "server.log"}
 
 
 @contextlib.contextmanager
@@ -88,35 +104,18 @@ def voila_server(root: Path) -> Iterator[dict]:
     """Voilà, standalone, serving the notebooks in ``root``/nb as apps
     (``{base}/voila/render/NAME.ipynb``); yields ``{base, root, log}``. Run as a person runs
     it: ``voila DIR``, with no configuration of ours."""
-    for sub in ("config", "runtime", "data", "nb"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "config"),
-           "JUPYTER_RUNTIME_DIR": str(root / "runtime"), "JUPYTER_DATA_DIR": str(root / "data"),
-           "JUPYTER_PLATFORM_DIRS": "1"}
-    command = [str(Path(sys.executable).parent / "voila"), str(root / "nb"), "--no-browser",
-               f"--port={port}", "--Voila.ip=127.0.0.1"]
-    with (root / "voila.log").open("w") as log:
-        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while not _up(base, "/"):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("voila did not start:\n" + (root / "voila.log").read_text())
-                time.sleep(0.2)
-            yield {"base": base, "root": root / "nb", "log": root / "voila.log"}
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    env = jupyter_env(root)
+    port = free_port()
+    command = [str(BIN / "voila"), str(root / "nb"), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1"]
+    base = f"http://127.0.0.1:{port}"
+    with serve("voila", command, env, root / "voila.log", f"{base}/"):
+        yield {"base": base, "root": root / "nb", "log": root / "voila.log"}
 
 
-def _up(base: str, path: str = "/api/status") -> bool:
+def _up(url: str) -> bool:
     try:
-        with urllib.request.urlopen(f"{base}{path}", timeout=2) as response:
+        with urllib.request.urlopen(url, timeout=2) as response:
             return response.status == 200
     except OSError:
         return False

@@ -16,11 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,26 +24,12 @@ import marimo  # a test dependency: the tests fail, never skip, without it
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from ._harness import OUTPUT, NotebookPage
+from . import _quickstart_steps as steps
+from ._harness import BIN, OUTPUT, NotebookPage, free_port, serve
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "quickstart_marimo.py"
-MARIMO = Path(sys.executable).parent / "marimo"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _up(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 @contextlib.contextmanager
@@ -63,30 +44,15 @@ def marimo_server(mode: str, root: Path) -> Iterator[dict[str, Any]]:
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
            "XDG_DATA_HOME": str(home / "data"), "MARIMO_SKIP_UPDATE_CHECK": "1"}
-    port = _free_port()
-    command = [str(MARIMO), "--yes", mode, str(notebook), "--headless", "--host", "127.0.0.1",
-               "--port", str(port), "--no-token", "--no-sandbox"]
+    port = free_port()
+    command = [str(BIN / "marimo"), "--yes", mode, str(notebook), "--headless", "--host",
+               "127.0.0.1", "--port", str(port), "--no-token", "--no-sandbox"]
     if mode == "edit":
         command.append("--skip-update-check")
-    log_path = root / f"marimo-{mode}.log"
-    with log_path.open("w") as log:
-        server = subprocess.Popen(command, env=env, cwd=folder, stdout=log,
-                                  stderr=subprocess.STDOUT)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while not _up(base):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"marimo {mode} did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
-            yield {"base": base, "log": log_path}
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
+    base = f"http://127.0.0.1:{port}"
+    log = root / f"marimo-{mode}.log"
+    with serve(f"marimo {mode}", command, env, log, f"{base}/health", cwd=folder):
+        yield {"base": base, "log": log}
 
 
 def open_app(context: Any, base: str, name: str) -> tuple[NotebookPage, list[str]]:
@@ -106,16 +72,6 @@ def open_app(context: Any, base: str, name: str) -> tuple[NotebookPage, list[str
     page.goto(base)
     notebook = NotebookPage(page, name)
     return notebook, refused
-
-
-def _the_first_card_is_accepted(chat: NotebookPage) -> None:
-    """Step 1: the card the notebook's ``chat.say`` asked for, accepted; the agent answers."""
-    card = chat.pending_card()
-    expect(card.locator(".dial-preview")).to_have_text("Add the note 'buy milk'")
-    chat.shot("card", card)
-    card.locator("[data-dial-action=accept]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-card-ack")).to_contain_text("You now have 3 notes")
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +95,7 @@ def test_run_the_card_the_notebook_asked_for_is_accepted_and_the_notes_follow(
         app: NotebookPage) -> None:
     notes = app.page.locator("[data-notes]")
     expect(notes).to_contain_text("note 2: book the dentist")
-    _the_first_card_is_accepted(app)
+    steps.accept_the_first_card(app)
     # the notes cell ran again by itself, after the turn loop (a task) changed the domain
     expect(notes).to_contain_text("note 3: buy milk")
     # the cell that says "buy milk" ran once: nothing the widget sends re-runs it
@@ -148,33 +104,13 @@ def test_run_the_card_the_notebook_asked_for_is_accepted_and_the_notes_follow(
 
 
 def test_run_an_edit_refused_by_the_schema_then_fixed_is_added(app: NotebookPage) -> None:
-    app.say("add a note: water the plants")
-    card = app.pending_card()
-    expect(card.locator(".dial-preview")).to_have_text("Add the note 'water the plants'")
-    card.locator("[data-dial-action=edit]").click()
-    field = card.locator("[data-dial-path=text] .dial-input")
-    field.fill("")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card.locator("[data-dial-path=text] .dial-field-error")).to_contain_text(
-        "must not be empty")
-    app.shot("edit-refused", card)
-    field.fill("water the plants on the balcony")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-card-ack")).to_contain_text("edited")
+    steps.edit_refused_then_fixed(app)
     expect(app.page.locator("[data-notes]")).to_contain_text(
         "note 4: water the plants on the balcony")
 
 
 def test_run_a_dismissed_removal_is_acknowledged_with_the_next_words(app: NotebookPage) -> None:
-    app.say("remove note 1")
-    card = app.pending_card()
-    expect(card.locator(".dial-preview")).to_contain_text("call the plumber")
-    expect(card.locator(".dial-badge-danger")).to_be_visible()
-    card.locator("[data-dial-action=dismiss]").click()
-    expect(card).to_have_attribute("data-dial-status", "dismissed")
-    app.say("list notes")
-    expect(card.locator(".dial-card-ack")).to_contain_text("left that out")
+    steps.dismiss_the_removal(app)
     notes = app.page.locator("[data-notes]")
     expect(notes).to_contain_text("note 1: call the plumber")
     app.shot("notes", notes)
@@ -191,49 +127,14 @@ def test_run_talking_while_a_card_waits_supersedes_it(app: NotebookPage) -> None
 
 def test_run_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(
         app: NotebookPage) -> None:
-    app.say("add a note: call mum")
-    card = app.pending_card()
-    card.locator("[data-dial-action=allow-rule]").click()
-    editor = card.locator("[data-dial-rule-editor]")
-    editor.locator('[data-dial-action=rule-field-any][data-dial-field="/text"]').click()
-    expect(editor.locator("[data-dial-rule-check]")).to_have_attribute("data-dial-rule-check",
-                                                                       "ok")
-    editor.locator("[data-dial-action=save-rule]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
-    app.say("add a note: pay rent")
-    rent = app.root.locator("[data-dial-suggestion]", has_text="pay rent").last
-    expect(rent).to_have_attribute("data-dial-status", "done")  # not a click in between
-    expect(rent.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
-    app.say("remove note 1")
-    removal = app.pending_card()
-    expect(removal.locator("[data-dial-action=allow-rule]")).to_have_count(0)
-    removal.locator("[data-dial-action=dismiss]").click()
-    expect(removal).to_have_attribute("data-dial-status", "dismissed")
-    toggle = app.root.locator("[data-dial-action=rules]")
-    expect(toggle).to_have_text("Rules (1)")
-    toggle.click()
-    panel = app.root.locator("[data-dial-rules]")
-    rule = panel.locator('[data-dial-rule-id="r1"]')
-    expect(rule.locator("[data-dial-rule-fired]")).to_contain_text("accepted 2 proposals")
-    rule.locator("[data-dial-action=revoke]").click()
-    expect(panel.locator("[data-dial-rules-empty]")).to_be_visible()
+    steps.make_a_rule_then_revoke_it(app)
 
 
 def test_run_step_6_a_dismissal_with_a_reason_reaches_the_agent(app: NotebookPage) -> None:
-    app.say("add a note: call mum")
-    card = app.pending_card()  # asks again: the rule was revoked
-    card.locator("[data-dial-action=dismiss-reason]").click()
-    card.locator("[data-dial-reason]").fill("I have that one already")
-    card.locator("[data-dial-action=dismiss-confirm]").click()
-    expect(card).to_have_attribute("data-dial-status", "dismissed")
-    app.say("list notes")
-    expect(card.locator(".dial-card-ack")).to_contain_text(
-        "I'll keep in mind why: 'I have that one already'")
+    steps.dismiss_with_a_reason(app)
     # the notebook's last cell, run again by itself, shows what the agent received
     expect(app.page.locator("pre", has_text="── turn 1 ──")).to_contain_text(
         '"action":"add-note","status":"dismissed","reason":"I have that one already"}')
-    app.shot("dismissed-with-reason", card)
 
 
 def test_edit_after_run_all_the_chat_works_in_the_editor(
@@ -250,7 +151,7 @@ def test_edit_after_run_all_the_chat_works_in_the_editor(
                 "[data-testid=chrome-controls-bottom-right] [data-testid=run-button]")
             run_all.click(timeout=60000)
             chat.root.wait_for(timeout=60000)
-            _the_first_card_is_accepted(chat)
+            steps.accept_the_first_card(chat)
             expect(chat.page.locator("[data-notes]")).to_contain_text("note 3: buy milk")
             chat.page.screenshot(path=str(OUTPUT / "marimo-edit-page.png"))
             # reloaded, the page joins the same kernel: marimo replays the widget's state (not

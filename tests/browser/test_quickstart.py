@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from . import _quickstart_steps as steps
 from ._harness import OUTPUT, NotebookPage, open_notebook, save_with_widget_state
 from .test_static_export import Offline
 
@@ -32,43 +33,18 @@ def quickstart(jupyter, browser_context) -> NotebookPage:
 
 
 def test_run_all_shows_the_card_the_notebook_asked_for_and_accepting_adds_the_note(quickstart):
-    card = quickstart.pending_card()
-    expect(card.locator(".dial-preview")).to_have_text("Add the note 'buy milk'")
-    quickstart.shot("card", card)
-    card.locator("[data-dial-action=accept]").click()
+    steps.accept_the_first_card(quickstart)
     expect(quickstart.root.locator("[data-dial-suggestion][data-dial-status=done]")).to_have_count(1)
-    # the agent's acknowledgement is shown with the card it is about
-    expect(card.locator(".dial-card-ack")).to_contain_text("You now have 3 notes")
 
 
 def test_an_edit_refused_by_the_schema_then_fixed_is_added_and_the_agent_notices(quickstart):
-    quickstart.say("add a note: water the plants")
-    card = quickstart.pending_card()
-    expect(card.locator(".dial-preview")).to_have_text("Add the note 'water the plants'")
-    card.locator("[data-dial-action=edit]").click()
-    field = card.locator("[data-dial-path=text] .dial-input")
-    field.fill("")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card.locator("[data-dial-path=text] .dial-field-error")).to_contain_text(
-        "must not be empty")
-    quickstart.shot("edit-refused", card)
-    field.fill("water the plants on the balcony")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-card-ack")).to_contain_text("edited")
+    steps.edit_refused_then_fixed(quickstart)
 
 
 def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(quickstart):
-    quickstart.say("remove note 1")
-    card = quickstart.pending_card()
-    expect(card.locator(".dial-preview")).to_contain_text("call the plumber")
-    expect(card.locator(".dial-badge-danger")).to_be_visible()
-    card.locator("[data-dial-action=dismiss]").click()
-    expect(card).to_have_attribute("data-dial-status", "dismissed")
-    quickstart.say("list notes")
+    steps.dismiss_the_removal(quickstart)
     # "OK, I left that out." arrives with the next words, but reads as about the removal: it
     # is shown on the removal's card, not under "list notes" as if it refused that
-    expect(card.locator(".dial-card-ack")).to_contain_text("left that out")
     expect(quickstart.root.locator("[data-dial-inform]", has_text="left that out")).to_have_count(0)
     path = quickstart.shot("conversation")
     DOCS.mkdir(exist_ok=True)
@@ -76,55 +52,12 @@ def test_dismissing_a_destructive_removal_is_acknowledged_with_the_next_words(qu
 
 
 def test_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_removal(quickstart):
-    quickstart.say("add a note: call mum")
-    card = quickstart.pending_card()
-    card.locator("[data-dial-action=allow-rule]").click()
-    editor = card.locator("[data-dial-rule-editor]")
-    expect(editor).to_contain_text("Always allow add-note like this")
-    editor.locator('[data-dial-action=rule-field-any][data-dial-field="/text"]').click()
-    expect(editor.locator("[data-dial-rule-check]")).to_have_attribute("data-dial-rule-check",
-                                                                       "ok")
-    quickstart.shot("rule-editor", card)
-    editor.locator("[data-dial-action=save-rule]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
-    quickstart.say("add a note: pay rent")
-    rent = quickstart.root.locator("[data-dial-suggestion]", has_text="pay rent").last
-    expect(rent).to_have_attribute("data-dial-status", "done")  # not a click in between
-    expect(rent.locator("[data-dial-by-rule]")).to_contain_text("Accepted by rule r1")
-    expect(rent.locator("[data-dial-action=accept]")).to_have_count(0)
-    quickstart.shot("rule-accepted", rent)
-    quickstart.say("remove note 1")
-    removal = quickstart.pending_card()
-    expect(removal.locator(".dial-badge-danger")).to_be_visible()
-    expect(removal.locator("[data-dial-action=allow-rule]")).to_have_count(0)
-    removal.locator("[data-dial-action=dismiss]").click()
-    expect(removal).to_have_attribute("data-dial-status", "dismissed")
-    toggle = quickstart.root.locator("[data-dial-action=rules]")
-    expect(toggle).to_have_text("Rules (1)")
-    toggle.click()
-    panel = quickstart.root.locator("[data-dial-rules]")
-    rule = panel.locator('[data-dial-rule-id="r1"]')
-    expect(rule.locator("[data-dial-rule-fired]")).to_contain_text("accepted 2 proposals")
-    expect(rule.locator("[data-dial-rule-scope]")).to_contain_text("this conversation")
-    quickstart.shot("rules-panel", panel)
-    rule.locator("[data-dial-action=revoke]").click()
-    expect(panel.locator("[data-dial-rules-empty]")).to_be_visible()
+    steps.make_a_rule_then_revoke_it(quickstart)
     assert quickstart.kernel_value("len(chat.rules)") == "0"
 
 
 def test_step_6_a_dismissal_with_a_reason_reaches_the_agent_in_the_outcome(quickstart):
-    quickstart.say("add a note: call mum")
-    card = quickstart.pending_card()  # asks again: the rule was revoked
-    card.locator("[data-dial-action=dismiss-reason]").click()
-    card.locator("[data-dial-reason]").fill("I have that one already")
-    card.locator("[data-dial-action=dismiss-confirm]").click()
-    expect(card).to_have_attribute("data-dial-status", "dismissed")
-    expect(card.locator("[data-dial-outcome-reason]")).to_contain_text("I have that one already")
-    quickstart.say("list notes")
-    expect(card.locator(".dial-card-ack")).to_contain_text(
-        "I'll keep in mind why: 'I have that one already'")
-    quickstart.shot("dismissed-with-reason", card)
+    steps.dismiss_with_a_reason(quickstart)
     sent = quickstart.kernel_value(
         "[e['message'] for e in chat.transcript if e['type'] == 'sent'][-2]")
     assert ('"action":"add-note","status":"dismissed","reason":"I have that one already"}'

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from . import _quickstart_steps as steps
 from ._harness import OUTPUT, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -29,6 +30,11 @@ def open_app(voila, browser_context, name: str) -> NotebookPage:
     return app
 
 
+def notes_of(app: NotebookPage):
+    """The quickstart's live list of notes (an ipywidgets.HTML the notebook redraws)."""
+    return app.page.locator(".widget-html", has_text="Notes")
+
+
 @pytest.fixture(scope="module")
 def quickstart(voila, browser_context) -> NotebookPage:
     app = open_app(voila, browser_context, "quickstart.ipynb")
@@ -42,49 +48,24 @@ def test_the_quickstart_app_shows_its_text_and_chat_and_no_code(quickstart):
     expect(quickstart.root.locator(".dial-title")).to_have_text("Notes assistant")
     # Voilà shows outputs only: the cells' code is not on the page
     assert "NotesDomain([" not in page.locator("body").inner_text()
-    notes = page.locator(".widget-html", has_text="Notes")
-    expect(notes).to_contain_text("call the plumber")
+    expect(notes_of(quickstart)).to_contain_text("note 1: call the plumber")
 
 
 def test_in_voila_a_card_is_accepted_and_the_live_notes_follow(quickstart):
-    card = quickstart.pending_card()
-    expect(card.locator(".dial-preview")).to_have_text("Add the note 'buy milk'")
-    card.locator("[data-dial-action=accept]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-card-ack")).to_contain_text("You now have 3 notes")
-    notes = quickstart.page.locator(".widget-html", has_text="Notes")
-    expect(notes.locator("li")).to_have_text(["note 1: call the plumber",
-                                              "note 2: book the dentist", "note 3: buy milk"])
+    steps.accept_the_first_card(quickstart)
+    expect(notes_of(quickstart).locator("li")).to_have_text([
+        "note 1: call the plumber", "note 2: book the dentist", "note 3: buy milk"])
 
 
 def test_in_voila_an_edit_refused_by_the_schema_then_fixed_is_added(quickstart):
-    quickstart.say("add a note: water the plants")
-    card = quickstart.pending_card()
-    card.locator("[data-dial-action=edit]").click()
-    field = card.locator("[data-dial-path=text] .dial-input")
-    field.fill("")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card.locator("[data-dial-path=text] .dial-field-error")).to_contain_text(
-        "must not be empty")
-    expect(card).to_have_attribute("data-dial-status", "pending")
-    quickstart.shot("edit-refused", card)
-    field.fill("water the plants on the balcony")
-    card.locator("[data-dial-action=save-edit]").click()
-    expect(card).to_have_attribute("data-dial-status", "done")
-    expect(card.locator(".dial-card-ack")).to_contain_text("edited")
-    notes = quickstart.page.locator(".widget-html", has_text="Notes")
-    expect(notes.locator("li").last).to_have_text("note 4: water the plants on the balcony")
+    steps.edit_refused_then_fixed(quickstart)
+    expect(notes_of(quickstart).locator("li").last).to_have_text(
+        "note 4: water the plants on the balcony")
 
 
 def test_in_voila_a_dismissed_removal_removes_nothing(quickstart):
-    quickstart.say("remove note 1")
-    card = quickstart.pending_card()
-    expect(card.locator(".dial-badge-danger")).to_be_visible()
-    card.locator("[data-dial-action=dismiss]").click()
-    expect(card).to_have_attribute("data-dial-status", "dismissed")
-    quickstart.say("list notes")
-    expect(card.locator(".dial-card-ack")).to_contain_text("left that out")
-    notes = quickstart.page.locator(".widget-html", has_text="Notes")
+    steps.dismiss_the_removal(quickstart)
+    notes = notes_of(quickstart)
     expect(notes.locator("li")).to_have_count(4)
     expect(notes.locator("li").first).to_have_text("note 1: call the plumber")
     quickstart.page.screenshot(path=str(OUTPUT / "voila-quickstart-app.png"))
@@ -99,7 +80,7 @@ def test_a_note_written_as_html_is_shown_as_text_in_the_live_view(quickstart):
     card = quickstart.pending_card()
     card.locator("[data-dial-action=accept]").click()
     expect(card).to_have_attribute("data-dial-status", "done")
-    notes = quickstart.page.locator(".widget-html", has_text="Notes")
+    notes = notes_of(quickstart)
     expect(notes.locator("li").last).to_have_text(f"note 5: {attack}")
     expect(notes.locator("img, li b")).to_have_count(0)
     assert quickstart.page.evaluate("() => window.__pwned") is None
