@@ -10,7 +10,8 @@ import pytest
 import dial_notebook
 
 LAYERS = ["dial_notebook", "dial_notebook.dial", "dial_notebook.runtime", "dial_notebook.interaction",
-          "dial_notebook.domains", "dial_notebook.agents", "dial_notebook.widget"]
+          "dial_notebook.domains", "dial_notebook.agents", "dial_notebook.widget",
+          "dial_notebook.evaluation"]
 
 
 @pytest.mark.parametrize("name", LAYERS)

@@ -1,0 +1,232 @@
+# The results of an evaluation: per scenario, per action, and the report that holds them.
+"""``ScenarioResult``, ``ActionStats`` and ``Report``: what ``evaluate`` returns, as plain data
+(``to_dict``, ``save`` / ``load``), a text ``summary``, a pandas frame and escaped HTML."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+FORMAT = "dial-notebook-evaluation"
+VERSION = 1
+#: The statuses a scenario can end with.
+STATUSES = ("idle", "no-reply", "turn-limit", "error", "timeout")
+#: The key counted for a refusal that names no code or no field.
+NONE_KEY = "(none)"
+
+
+@dataclass
+class ScenarioResult:
+    """What came of one scenario.
+
+    ``proposals`` holds one dict per proposal (``id``, ``action``, ``payload`` — None when it
+    could not be read —, ``status``, and ``errors``: ``[{code, field, hint}]`` for a refused
+    one); ``lint`` one dict per finding on a reply (``turn``, ``code``, ``severity``,
+    ``message``, ``line``, ``column``); ``tokens`` the agent's ``usage`` sums
+    (``{input, output, total}``) when it keeps one, else None.
+    """
+
+    name: str
+    status: str
+    turns: int = 0
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    proposals: list[dict[str, Any]] = field(default_factory=list)
+    lint: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    tokens: dict[str, Any] | None = None
+    passed: bool = True
+    reasons: list[str] = field(default_factory=list)
+    error: str | None = None
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> int:
+        """How many proposals the domain refused (status ``invalid``)."""
+        return sum(1 for p in self.proposals if p.get("status") == "invalid")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON-able data."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ScenarioResult:
+        """A result from ``to_dict``'s data; ``ValueError`` when it is not one."""
+        names = [f.name for f in fields(cls)]
+        if not isinstance(data, Mapping) or set(data) != set(names):
+            raise ValueError("not a scenario result: expected the keys " + ", ".join(names))
+        if data["status"] not in STATUSES or not isinstance(data["name"], str):
+            raise ValueError(f"not a scenario result: status {data['status']!r}")
+        return cls(**dict(data))
+
+
+@dataclass
+class ActionStats:
+    """How one action fared over every scenario: how often it was proposed and what became
+    of it; refusals counted by the domain's code and by the field it named."""
+
+    proposed: int = 0
+    invalid: int = 0
+    done: int = 0
+    failed: int = 0
+    dismissed: int = 0
+    refused_by_code: dict[str, int] = field(default_factory=dict)
+    refused_by_field: dict[str, int] = field(default_factory=dict)
+
+    def add(self, proposal: Mapping[str, Any]) -> None:
+        """Count one proposal (a ``ScenarioResult.proposals`` entry)."""
+        self.proposed += 1
+        status = proposal.get("status")
+        if status in ("invalid", "done", "failed", "dismissed"):
+            setattr(self, str(status), getattr(self, str(status)) + 1)
+        if status == "invalid":
+            for error in proposal.get("errors") or [{}]:
+                code = error.get("code") or NONE_KEY
+                where = error.get("field") or NONE_KEY
+                self.refused_by_code[code] = self.refused_by_code.get(code, 0) + 1
+                self.refused_by_field[where] = self.refused_by_field.get(where, 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The counts as plain data."""
+        return asdict(self)
+
+
+def action_stats(results: Iterable[ScenarioResult]) -> dict[str, ActionStats]:
+    """Action → its counts over ``results``, actions in the order first proposed."""
+    stats: dict[str, ActionStats] = {}
+    for result in results:
+        for proposal in result.proposals:
+            stats.setdefault(str(proposal.get("action")), ActionStats()).add(proposal)
+    return stats
+
+
+def frame_module() -> Any:
+    """pandas, or an ImportError saying how to install it."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError('to_frame() needs pandas: pip install "dial-notebook[data]"') from None
+    return pandas
+
+
+def cell(value: Any) -> str:
+    """``value`` as escaped HTML text ('—' for None)."""
+    return "—" if value is None else html.escape(str(value))
+
+
+class Report:
+    """The results of ``evaluate``: ``scenarios`` (``ScenarioResult``s, in the order given)
+    and ``actions`` (action → ``ActionStats``)."""
+
+    def __init__(self, scenarios: Iterable[ScenarioResult]) -> None:
+        self.scenarios: list[ScenarioResult] = list(scenarios)
+
+    @property
+    def actions(self) -> dict[str, ActionStats]:
+        """Action → how it fared over every scenario."""
+        return action_stats(self.scenarios)
+
+    @property
+    def passed(self) -> int:
+        """How many scenarios passed."""
+        return sum(1 for s in self.scenarios if s.passed)
+
+    @property
+    def failed(self) -> int:
+        """How many scenarios failed."""
+        return len(self.scenarios) - self.passed
+
+    def __getitem__(self, name: str) -> ScenarioResult:
+        """The result of the scenario called ``name`` (``KeyError`` when there is none)."""
+        for result in self.scenarios:
+            if result.name == name:
+                return result
+        raise KeyError(name)
+
+    def summary(self) -> str:
+        """A few lines: the counts, then each failed scenario with its reasons."""
+        count = len(self.scenarios)
+        lines = [f"{count} scenario{'' if count == 1 else 's'}: {self.passed} passed, "
+                 f"{self.failed} failed"]
+        for result in self.scenarios:
+            if not result.passed:
+                lines.append(f"  FAILED {result.name} ({result.status}): "
+                             + "; ".join(result.reasons))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-able data (what ``save`` writes)."""
+        return {"format": FORMAT, "version": VERSION,
+                "passed": self.passed, "failed": self.failed,
+                "scenarios": [s.to_dict() for s in self.scenarios],
+                "actions": {name: stats.to_dict() for name, stats in self.actions.items()}}
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the report as JSON (UTF-8), atomically: a temporary file, then a rename."""
+        target = Path(path)
+        text = json.dumps(self.to_dict(), ensure_ascii=False, indent=1, default=str)
+        handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=target.name,
+                                             suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Report:
+        """A report ``save`` wrote; ``ValueError`` when the file is not one."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"Report.load: cannot read {path} as JSON: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"Report.load: {path} is not a saved evaluation report")
+        if data.get("version") != VERSION or not isinstance(data.get("scenarios"), list):
+            raise ValueError(f"Report.load: {path}: unsupported report version "
+                             f"{data.get('version')!r}")
+        try:
+            return cls(ScenarioResult.from_dict(item) for item in data["scenarios"])
+        except ValueError as exc:
+            raise ValueError(f"Report.load: {path}: {exc}") from None
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict per scenario: name, status, turns, proposals, refused, passed, seconds,
+        tokens (the total)."""
+        return [{"name": s.name, "status": s.status, "turns": s.turns,
+                 "proposals": len(s.proposals), "refused": s.refused, "passed": s.passed,
+                 "seconds": round(s.seconds, 3),
+                 "tokens": None if s.tokens is None else s.tokens.get("total")}
+                for s in self.scenarios]
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per scenario (see ``rows``)."""
+        pandas = frame_module()
+        columns = ["name", "status", "turns", "proposals", "refused", "passed", "seconds",
+                   "tokens"]
+        return pandas.DataFrame(self.rows(), columns=columns)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
+                                                  "refused", "passed", "reasons"))
+        body = "".join(
+            f"<tr><td>{cell(row['name'])}</td><td>{cell(row['status'])}</td>"
+            f"<td>{row['turns']}</td><td>{row['proposals']}</td><td>{row['refused']}</td>"
+            f"<td>{'✓' if row['passed'] else '✗'}</td>"
+            f"<td>{cell('; '.join(result.reasons))}</td></tr>"
+            for row, result in zip(self.rows(), self.scenarios, strict=True))
+        return (f"<div><p>{len(self.scenarios)} scenarios: {self.passed} passed, "
+                f"{self.failed} failed</p><table><thead><tr>{head}</tr></thead>"
+                f"<tbody>{body}</tbody></table></div>")
+
+    def __repr__(self) -> str:
+        return (f"<Report scenarios={len(self.scenarios)} passed={self.passed} "
+                f"failed={self.failed}>")

@@ -1,0 +1,241 @@
+# Running scenarios: each in a conversation of its own, a few at once, and judging what came.
+"""``evaluate`` (async) and ``evaluate_sync``: every scenario in its own ``Conversation``, at
+most ``concurrency`` at once; what each came to is read from its transcript and judged
+against its expectation."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ..dial import lint as lint_reply
+from ..dial import parse_all
+from ..runtime import Conversation, policy_human
+from ._report import Report, ScenarioResult
+from ._scenario import Scenario, load_scenarios
+
+
+def _agent_factory(agent: Any) -> Callable[[], Any]:
+    if not callable(agent) or (not isinstance(agent, type) and hasattr(agent, "send")):
+        raise TypeError(
+            "evaluate: agent must be a factory that makes a fresh agent for each scenario "
+            f"(pass agent=lambda: MyAgent(...)), not {type(agent).__name__} object")
+    return agent
+
+
+def _maker(value: Any, needs: tuple[str, ...]) -> Callable[[], Any]:
+    """A function giving the object for one scenario: a factory is called each time (a class,
+    or a callable lacking ``needs``), anything else is shared."""
+    if isinstance(value, type) or (callable(value) and not any(hasattr(value, n)
+                                                                for n in needs)):
+        return value
+    return lambda: value
+
+
+def _positive(name: str, value: Any, *, whole: bool = False) -> None:
+    kinds = int if whole else int | float
+    if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)
+                              or not value > 0):
+        raise ValueError(f"evaluate: {name} must be a positive number, not {value!r}")
+
+
+def _payloads_of(text: str) -> dict[str, Any]:
+    """id → payload of every suggestion in a reply (for the proposals the domain refused,
+    which get no suggestion event)."""
+    found: dict[str, Any] = {}
+    try:
+        envelopes = parse_all(text)
+    except Exception:
+        return found
+    for envelope in envelopes:
+        for element in getattr(envelope, "elements", ()):
+            payload = getattr(element, "payload", None)
+            if getattr(element, "tag", "") == "dial-suggest" and element.id and payload:
+                found[element.id] = payload.value
+    return found
+
+
+def read_transcript(transcript: Iterable[Mapping[str, Any]]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The outcomes, proposals and lint findings of a transcript."""
+    outcomes: list[dict[str, Any]] = []
+    proposals: list[dict[str, Any]] = []
+    findings: list[dict[str, Any]] = []
+    suggested: dict[str, Any] = {}
+    in_reply: dict[str, Any] = {}
+    for event in transcript:
+        kind = event.get("type")
+        if kind == "reply":
+            text = str(event.get("text", ""))
+            in_reply = _payloads_of(text)
+            findings.extend({"turn": event.get("turn"), "code": f.code, "severity": f.severity,
+                             "message": f.message, "line": f.line, "column": f.column}
+                            for f in lint_reply(text))
+        elif kind == "suggestion":
+            suggested[str(event.get("id"))] = event.get("payload")
+        elif kind == "outcome":
+            outcome = {k: v for k, v in event.items() if k != "type"}
+            outcomes.append(outcome)
+            sid = str(outcome.get("id"))
+            proposal: dict[str, Any] = {
+                "id": outcome.get("id"), "action": outcome.get("action"),
+                "payload": suggested.get(sid, in_reply.get(sid)),
+                "status": outcome.get("status"), "errors": []}
+            if outcome.get("status") == "invalid":
+                proposal["errors"] = [{"code": outcome.get("code"),
+                                       "field": outcome.get("field"),
+                                       "hint": outcome.get("hint")}]
+            elif outcome.get("status") == "failed":
+                proposal["error"] = outcome.get("error")
+            proposals.append(proposal)
+    return outcomes, proposals, findings
+
+
+def judge(scenario: Scenario, result: ScenarioResult) -> list[str]:
+    """Why ``result`` fails ``scenario`` (one sentence per failed expectation; [] passes)."""
+    if result.status == "error":
+        return [f"the scenario raised {result.error}"]
+    if result.status == "timeout":
+        return [f"the scenario did not finish in time ({result.error})"]
+    expect = scenario.expect
+    if expect is None:
+        return []
+    reasons: list[str] = []
+    proposed = list(dict.fromkeys(str(p["action"]) for p in result.proposals))
+    listed = ", ".join(proposed) or "nothing"
+    for action in expect.actions:
+        if action not in proposed:
+            reasons.append(f"expected {action} to be proposed; it was not (proposed: {listed})")
+    for action in expect.not_actions:
+        times = sum(1 for p in result.proposals if p["action"] == action)
+        if times:
+            reasons.append(f"expected {action} not to be proposed; it was proposed "
+                           f"{times} time{'s' if times != 1 else ''}")
+    if expect.status is not None and result.status != expect.status:
+        reasons.append(f"expected the last say to end {expect.status}; it ended {result.status}")
+    if expect.max_turns is not None and result.turns > expect.max_turns:
+        reasons.append(f"expected at most {expect.max_turns} turns; it took {result.turns}")
+    for proposal in result.proposals:
+        errors = expect.payload_errors(str(proposal["action"]), proposal["payload"])
+        if errors:
+            reasons.append(f"the payload of {proposal['action']} ({proposal['id']}) does not "
+                           f"match the expected schema: {errors[0]}")
+    return reasons
+
+
+def _tokens(agent: Any) -> dict[str, Any] | None:
+    try:
+        usage = getattr(agent, "usage", None)
+    except Exception:
+        return None
+    if not isinstance(usage, Mapping):
+        return None
+    return {key: usage.get(key) for key in ("input", "output", "total")}
+
+
+async def _close(agent: Any) -> None:
+    """Close the scenario's agent (its HTTP client and connections), if it can be closed; a
+    failure to close is not the scenario's outcome."""
+    closer = getattr(agent, "aclose", None) or getattr(agent, "close", None)
+    if not callable(closer):
+        return
+    with contextlib.suppress(Exception):
+        done = closer()
+        if inspect.isawaitable(done):
+            await done
+
+
+async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
+                   make_domain: Callable[[], Any], make_human: Callable[[], Any],
+                   options: dict[str, Any], scenario_timeout: float | None) -> ScenarioResult:
+    started = time.perf_counter()
+    status, turns, error = "idle", 0, None
+    agent: Any = None
+    conversation: Conversation | None = None
+    timer = asyncio.timeout(scenario_timeout)
+    try:
+        async with timer:
+            agent = make_agent()
+            conversation = Conversation(agent=agent, domain=make_domain(),
+                                        human=make_human(), **options)
+            for text in scenario.say:
+                said = await conversation.say(text)
+                status, turns = said.status, turns + said.turns
+    except TimeoutError as exc:
+        if timer.expired():
+            status, error = "timeout", f"over {scenario_timeout:g}s"
+        else:
+            status, error = "error", f"{type(exc).__name__}: {exc}"
+    except Exception as exc:
+        status, error = "error", f"{type(exc).__name__}: {exc}"
+    finally:
+        await _close(agent)
+    transcript = list(conversation.transcript) if conversation is not None else []
+    outcomes, proposals, findings = read_transcript(transcript)
+    result = ScenarioResult(
+        name=scenario.name, status=status, turns=turns, outcomes=outcomes,
+        proposals=proposals, lint=findings, seconds=time.perf_counter() - started,
+        tokens=_tokens(agent), error=error, transcript=transcript)
+    result.reasons = judge(scenario, result)
+    result.passed = not result.reasons
+    return result
+
+
+async def evaluate(*, agent: Callable[[], Any], domain: Any,
+                   scenarios: Iterable[Scenario | Mapping[str, Any]] | str,
+                   human: Any = None, concurrency: int = 8, timeout: float | None = 60.0,
+                   max_turns: int = 8, scenario_timeout: float | None = None) -> Report:
+    """Run every scenario in a conversation of its own and judge what came of it.
+
+    Args:
+        agent: a factory — a zero-argument callable making a fresh agent for each scenario
+            (``lambda: MyAgent(...)``); an agent object itself is refused (``TypeError``).
+        domain: a domain object, shared by every scenario, or a factory (a class, or a
+            zero-argument callable without ``run`` / ``actions``) called for each one.
+        scenarios: ``Scenario``s or dicts, or the path of a scenario file (``load_scenarios``).
+        human: who decides the proposals; ``policy_human("accept")`` by default. An object
+            with ``decide`` is shared; a factory (a callable without ``decide``) is called for
+            each scenario (for a ``scripted_human``).
+        concurrency: how many scenarios run at once.
+        timeout, max_turns: the ``Conversation``'s, for each say.
+        scenario_timeout: seconds a whole scenario may take before it ends ``timeout``.
+
+    A scenario that raises ends ``error`` and one past ``scenario_timeout`` ends ``timeout``;
+    neither stops the others. Cancelling the task cancels every running scenario.
+    """
+    make_agent = _agent_factory(agent)
+    make_domain = _maker(domain, ("run", "actions"))
+    make_human = _maker(policy_human("accept") if human is None else human, ("decide",))
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(f"evaluate: concurrency must be a whole number ≥ 1, "
+                         f"not {concurrency!r}")
+    _positive("scenario_timeout", scenario_timeout)
+    _positive("timeout", timeout)
+    _positive("max_turns", max_turns, whole=True)
+    chosen = load_scenarios(scenarios)
+    options = {"timeout": timeout, "max_turns": max_turns}
+    gate = asyncio.Semaphore(concurrency)
+
+    async def bounded(scenario: Scenario) -> ScenarioResult:
+        async with gate:
+            return await _run_one(scenario, make_agent, make_domain, make_human, options,
+                                  scenario_timeout)
+
+    async with asyncio.TaskGroup() as group:
+        tasks = [group.create_task(bounded(scenario)) for scenario in chosen]
+    return Report(task.result() for task in tasks)
+
+
+def evaluate_sync(**arguments: Any) -> Report:
+    """``evaluate`` for a script: runs it with ``asyncio.run``. Inside a running event loop
+    (a notebook cell) it refuses: ``await evaluate(...)`` there instead."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(evaluate(**arguments))
+    raise RuntimeError("evaluate_sync() cannot run inside a running event loop (as in a "
+                       "notebook); use `await evaluate(...)` there instead")

@@ -1,0 +1,246 @@
+# Scenarios and their expectations: what to say to an agent, and what should come of it.
+"""``Scenario`` and ``Expectation``, checked strictly as they are made, and ``load_scenarios``
+(a list, or a ``.json`` / ``.yaml`` file holding one)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import validators
+from jsonschema.exceptions import SchemaError
+
+#: The statuses a say can end with (``SayResult.status``).
+SAY_STATUSES = ("idle", "no-reply", "turn-limit")
+
+_SCENARIO_KEYS = ("name", "say", "expect")
+_EXPECT_KEYS = ("actions", "not_actions", "status", "max_turns", "payloads")
+
+
+def _names(value: Any, where: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable) or isinstance(value, Mapping):
+        raise ValueError(f"{where}: {key} must be a list of action names, not {value!r}")
+    names = tuple(value)
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{where}: {key} must hold action names (text), not {name!r}")
+    return names
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a scenario should come to. Every part is optional.
+
+    Args:
+        actions: each must be proposed at least once.
+        not_actions: none may be proposed.
+        status: the status the last say must end with ('idle', 'no-reply', 'turn-limit').
+        max_turns: the turns of all the scenario's says together must be at most this.
+        payloads: action → a JSON Schema every proposed payload of that action must meet
+            (checked with the validator of the schema's own draft).
+    """
+
+    actions: tuple[str, ...] = ()
+    not_actions: tuple[str, ...] = ()
+    status: str | None = None
+    max_turns: int | None = None
+    payloads: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._check("expect")
+
+    def _check(self, where: str) -> None:
+        object.__setattr__(self, "actions", _names(self.actions, where, "actions"))
+        object.__setattr__(self, "not_actions", _names(self.not_actions, where, "not_actions"))
+        both = sorted(set(self.actions) & set(self.not_actions))
+        if both:
+            raise ValueError(f"{where}: {both[0]!r} is in both actions and not_actions")
+        if self.status is not None and self.status not in SAY_STATUSES:
+            raise ValueError(f"{where}: status must be one of {', '.join(SAY_STATUSES)}, "
+                             f"not {self.status!r}")
+        if self.max_turns is not None and (isinstance(self.max_turns, bool) or not isinstance(
+                self.max_turns, int) or self.max_turns < 1):
+            raise ValueError(f"{where}: max_turns must be a whole number ≥ 1, "
+                             f"not {self.max_turns!r}")
+        if not isinstance(self.payloads, Mapping):
+            raise ValueError(f"{where}: payloads must map action names to JSON Schemas, "
+                             f"not {type(self.payloads).__name__}")
+        payloads: dict[str, dict[str, Any]] = {}
+        for action, schema in self.payloads.items():
+            if not isinstance(action, str) or not action:
+                raise ValueError(f"{where}: payloads: {action!r} is not an action name")
+            if not isinstance(schema, Mapping | bool):
+                raise ValueError(f"{where}: payloads.{action} must be a JSON Schema (an "
+                                 f"object), not {type(schema).__name__}")
+            plain = dict(schema) if isinstance(schema, Mapping) else schema
+            try:
+                validators.validator_for(plain).check_schema(plain)
+            except SchemaError as exc:
+                raise ValueError(f"{where}: payloads.{action} is not a valid JSON Schema: "
+                                 f"{exc.message}") from None
+            payloads[action] = plain  # type: ignore[assignment]
+        object.__setattr__(self, "payloads", payloads)
+
+    def payload_errors(self, action: str, payload: Any) -> list[str]:
+        """Why ``payload`` does not meet the schema expected of ``action`` ([] when it does,
+        or when nothing is expected of it).
+
+            >>> Expectation(payloads={"add": {"type": "object"}}).payload_errors("add", [])
+            ["(root): [] is not of type 'object'"]
+        """
+        if action not in self.payloads:
+            return []
+        schema = self.payloads[action]
+        checker = validators.validator_for(schema)(schema)
+        found = sorted(checker.iter_errors(payload), key=lambda e: list(e.absolute_path))
+        return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}"
+                for e in found]
+
+    @classmethod
+    def from_dict(cls, data: Any, *, where: str = "expect") -> Expectation:
+        """An expectation from plain data (as a scenario file holds it); unknown keys and
+        wrong types raise ``ValueError`` naming ``where`` and the field."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where}: must be a mapping, not {type(data).__name__}")
+        unknown = [key for key in data if key not in _EXPECT_KEYS]
+        if unknown:
+            raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: "
+                             f"{', '.join(_EXPECT_KEYS)})")
+        made = cls.__new__(cls)
+        values = {"actions": (), "not_actions": (), "status": None, "max_turns": None,
+                  "payloads": {}} | dict(data)
+        for key, value in values.items():
+            object.__setattr__(made, key, value)
+        made._check(where)
+        return made
+
+    def to_dict(self) -> dict[str, Any]:
+        """The expectation as plain data (what ``from_dict`` reads)."""
+        return {"actions": list(self.actions), "not_actions": list(self.not_actions),
+                "status": self.status, "max_turns": self.max_turns,
+                "payloads": dict(self.payloads)}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scripted exchange: the person's messages (said in order) and what should come of it.
+
+        >>> Scenario("greet", ("hello",)).say
+        ('hello',)
+    """
+
+    name: str
+    say: tuple[str, ...]
+    expect: Expectation | None = None
+
+    def __post_init__(self) -> None:
+        self._check(f"scenario {self.name!r}")
+
+    def _check(self, where: str) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"{where}: name must be non-empty text, not {self.name!r}")
+        say = (self.say,) if isinstance(self.say, str) else self.say
+        if isinstance(say, Mapping) or not isinstance(say, Iterable):
+            raise ValueError(f"{where}: say must be a list of messages, not {self.say!r}")
+        say = tuple(say)
+        if not say:
+            raise ValueError(f"{where}: say must hold at least one message")
+        for text in say:
+            if not isinstance(text, str):
+                raise ValueError(f"{where}: say must hold text, not {text!r}")
+        object.__setattr__(self, "say", say)
+        if self.expect is not None and not isinstance(self.expect, Expectation):
+            raise ValueError(f"{where}: expect must be an Expectation, "
+                             f"not {type(self.expect).__name__}")
+
+    @classmethod
+    def from_dict(cls, data: Any, *, index: int | None = None) -> Scenario:
+        """A scenario from plain data: ``{'name', 'say': [...], 'expect': {...}}``. Unknown
+        keys, wrong types, an empty ``say`` or name raise ``ValueError`` naming the scenario
+        (by its index and name) and the field."""
+        where = "scenario" if index is None else f"scenario {index}"
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where}: must be a mapping with name and say, "
+                             f"not {type(data).__name__}")
+        if isinstance(data.get("name"), str) and data["name"]:
+            where += f" ({data['name']!r})"
+        unknown = [key for key in data if key not in _SCENARIO_KEYS]
+        if unknown:
+            raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: "
+                             f"{', '.join(_SCENARIO_KEYS)})")
+        for key in ("name", "say"):
+            if key not in data:
+                raise ValueError(f"{where}: missing {key}")
+        expect = data.get("expect")
+        if expect is not None:
+            expect = Expectation.from_dict(expect, where=f"{where}: expect")
+        made = cls.__new__(cls)
+        for key, value in (("name", data["name"]), ("say", data["say"]), ("expect", expect)):
+            object.__setattr__(made, key, value)
+        made._check(where)
+        return made
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scenario as plain data (what ``from_dict`` reads)."""
+        return {"name": self.name, "say": list(self.say),
+                "expect": None if self.expect is None else self.expect.to_dict()}
+
+
+def _read_file(path: Path) -> Any:
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise ValueError(f"load_scenarios: {path} is not a .json, .yaml or .yml file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"load_scenarios: cannot read {path}: {exc.strerror or exc}") from None
+    if suffix == ".json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"load_scenarios: {path} is not valid JSON: {exc}") from None
+    try:
+        import yaml
+    except ImportError:
+        raise ImportError('load_scenarios: reading YAML needs pyyaml: '
+                          'pip install "dial-notebook[yaml]"') from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"load_scenarios: {path} is not valid YAML: {exc}") from None
+
+
+def load_scenarios(source: Iterable[Scenario | Mapping[str, Any]] | str | os.PathLike[str]
+                   ) -> list[Scenario]:
+    """Scenarios from a list (of ``Scenario`` objects or dicts) or from the path of a
+    ``.json`` / ``.yaml`` / ``.yml`` file holding a list of dicts. Names must be unique.
+
+        >>> [s.name for s in load_scenarios([{"name": "hi", "say": ["hello"]}])]
+        ['hi']
+    """
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        data = _read_file(path)
+        if not isinstance(data, list):
+            raise ValueError(f"load_scenarios: {path} must hold a list of scenarios, "
+                             f"not {type(data).__name__}")
+    elif isinstance(source, Mapping) or not isinstance(source, Iterable):
+        raise ValueError(f"load_scenarios: expected a list of scenarios or a file path, "
+                         f"not {type(source).__name__}")
+    else:
+        data = list(source)
+    scenarios = [item if isinstance(item, Scenario) else Scenario.from_dict(item, index=i)
+                 for i, item in enumerate(data)]
+    if not scenarios:
+        raise ValueError("load_scenarios: there are no scenarios")
+    seen: set[str] = set()
+    for i, scenario in enumerate(scenarios):
+        if scenario.name in seen:
+            raise ValueError(f"load_scenarios: scenario {i}: the name {scenario.name!r} is "
+                             f"used twice")
+        seen.add(scenario.name)
+    return scenarios

@@ -1,0 +1,242 @@
+"""dial_notebook.evaluation: scenario files and their errors, saved reports, frames, HTML,
+and comparing reports."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from dial_notebook.evaluation import (
+    Comparison,
+    Expectation,
+    Report,
+    Scenario,
+    compare,
+    evaluate,
+    load_scenarios,
+)
+
+from .test_evaluation import GOOD, SLOPPY, TITLE, add, scripted, todo_domain
+
+SCENARIOS = [
+    {"name": "add", "say": ["add milk"], "expect": {"actions": ["add-todo"],
+                                                    "payloads": {"add-todo": TITLE}}},
+    {"name": "chat", "say": ["hello", "bye"]},
+]
+
+
+# -- loading --------------------------------------------------------------------------------
+
+
+def test_scenarios_load_from_json_and_yaml_files(tmp_path: Path):
+    as_json = tmp_path / "s.json"
+    as_json.write_text(json.dumps(SCENARIOS), encoding="utf-8")
+    as_yaml = tmp_path / "s.yaml"
+    as_yaml.write_text("""
+- name: add
+  say: [add milk]
+  expect:
+    actions: [add-todo]
+    payloads:
+      add-todo: {type: object, required: [title], additionalProperties: false,
+                 properties: {title: {type: string, minLength: 1}}}
+- name: chat
+  say: [hello, bye]
+""", encoding="utf-8")
+    from_json, from_yaml = load_scenarios(as_json), load_scenarios(str(as_yaml))
+    assert from_json == from_yaml == load_scenarios(SCENARIOS)
+    assert from_json[0] == Scenario("add", ("add milk",), Expectation(
+        actions=("add-todo",), payloads={"add-todo": TITLE}))
+    assert from_json[1].say == ("hello", "bye") and from_json[1].expect is None
+    assert load_scenarios([Scenario.from_dict(d) for d in SCENARIOS]) == from_json
+    assert [Scenario.from_dict(s.to_dict()) for s in from_json] == from_json
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ([{"name": "a", "say": ["x"], "sya": 1}], r"scenario 0 \('a'\): unknown key 'sya'"),
+    ([{"name": "a"}], r"scenario 0 \('a'\): missing say"),
+    ([{"say": ["x"]}], r"scenario 0: missing name"),
+    ([{"name": "", "say": ["x"]}], r"scenario 0: name must be non-empty"),
+    ([{"name": 3, "say": ["x"]}], r"scenario 0: name must be non-empty text, not 3"),
+    ([{"name": "a", "say": []}], r"scenario 0 \('a'\): say must hold at least one message"),
+    ([{"name": "a", "say": [1]}], r"scenario 0 \('a'\): say must hold text, not 1"),
+    ([{"name": "a", "say": {"x": 1}}], r"say must be a list of messages"),
+    (["a"], r"scenario 0: must be a mapping"),
+    ([{"name": "a", "say": ["x"], "expect": {"action": ["b"]}}],
+     r"scenario 0 \('a'\): expect: unknown key 'action'"),
+    ([{"name": "a", "say": ["x"], "expect": {"actions": "b"}}],
+     r"expect: actions must be a list of action names"),
+    ([{"name": "a", "say": ["x"], "expect": {"status": "done"}}], r"expect: status must be one"),
+    ([{"name": "a", "say": ["x"], "expect": {"max_turns": 0}}], r"expect: max_turns must be"),
+    ([{"name": "a", "say": ["x"], "expect": {"max_turns": True}}], r"max_turns must be"),
+    ([{"name": "a", "say": ["x"], "expect": {"actions": ["b"], "not_actions": ["b"]}}],
+     r"'b' is in both"),
+    ([{"name": "a", "say": ["x"], "expect": {"payloads": {"b": {"type": "nope"}}}}],
+     r"scenario 0 \('a'\): expect: payloads.b is not a valid JSON Schema"),
+    ([{"name": "a", "say": ["x"], "expect": {"payloads": {"b": 3}}}],
+     r"payloads.b must be a JSON Schema"),
+    ([{"name": "a", "say": ["x"], "expect": []}], r"expect: must be a mapping"),
+    ([{"name": "a", "say": ["x"]}, {"name": "a", "say": ["y"]}],
+     r"scenario 1: the name 'a' is used twice"),
+    ([], r"there are no scenarios"),
+    ({"name": "a"}, r"expected a list of scenarios or a file path"),
+])
+def test_bad_scenarios_are_refused_naming_the_scenario_and_field(data, message):
+    with pytest.raises(ValueError, match=message):
+        load_scenarios(data)
+
+
+def test_bad_scenario_files_are_refused_clearly(tmp_path: Path, monkeypatch):
+    cases = {"s.txt": ("[]", r"not a \.json, \.yaml or \.yml file"),
+             "bad.json": ("[{", r"bad\.json is not valid JSON"),
+             "bad.yaml": ("- [", r"bad\.yaml is not valid YAML"),
+             "map.json": ('{"name": "a"}', r"map\.json must hold a list of scenarios, not dict")}
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            load_scenarios(tmp_path / name)
+    with pytest.raises(ValueError, match="cannot read"):
+        load_scenarios(tmp_path / "missing.json")
+    (tmp_path / "ok.yml").write_text("- {name: a, say: [x]}", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "yaml", None)
+    with pytest.raises(ImportError, match=r'pip install "dial-notebook\[yaml\]"'):
+        load_scenarios(tmp_path / "ok.yml")
+
+
+def test_scenarios_and_expectations_made_directly_are_checked_too():
+    with pytest.raises(ValueError, match="say must hold at least one message"):
+        Scenario("a", ())
+    with pytest.raises(ValueError, match="expect must be an Expectation"):
+        Scenario("a", ("x",), {"actions": []})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"payloads\.b is not a valid JSON Schema"):
+        Expectation(payloads={"b": {"minLength": -1}})
+    assert Scenario("a", "hello").say == ("hello",)  # type: ignore[arg-type]
+    assert Expectation(actions=["x"]).actions == ("x",)  # type: ignore[arg-type]
+
+
+# -- saving, frames, HTML -------------------------------------------------------------------
+
+
+async def sloppy_and_good() -> tuple[Report, Report]:
+    scenarios = [add("add", actions=["add-todo"], payloads={"add-todo": TITLE})]
+    sloppy = await evaluate(agent=scripted(SLOPPY), domain=todo_domain(), scenarios=[
+        *scenarios, add("only-sloppy")])
+    good = await evaluate(agent=scripted(GOOD), domain=todo_domain(), scenarios=[
+        *scenarios, add("only-good")])
+    return sloppy, good
+
+
+async def test_a_saved_report_loads_back_the_same(tmp_path: Path):
+    sloppy, _ = await sloppy_and_good()
+    path = sloppy.save(tmp_path / "report.json")
+    assert path == tmp_path / "report.json"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary left
+    again = Report.load(path)
+    assert again.to_dict() == sloppy.to_dict()
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "dial-notebook-evaluation"
+    assert again.actions["add-todo"].refused_by_code == {"invalid-payload": 4}
+    assert repr(again) == "<Report scenarios=2 passed=1 failed=1>"
+
+
+def test_a_file_that_is_not_a_saved_report_is_refused(tmp_path: Path):
+    cases = {"a.json": "not json", "b.json": '{"format": "other"}', "c.json": "[1]",
+             "d.json": '{"format": "dial-notebook-evaluation", "version": 99, "scenarios": []}',
+             "e.json": '{"format": "dial-notebook-evaluation", "version": 1, '
+                       '"scenarios": [{"name": "x"}]}'}
+    messages = {"a.json": "cannot read", "b.json": "not a saved evaluation report",
+                "c.json": "not a saved evaluation report", "d.json": "unsupported report",
+                "e.json": "not a scenario result"}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=messages[name]):
+            Report.load(tmp_path / name)
+
+
+async def test_to_frame_has_one_row_per_scenario_and_names_the_extra_without_pandas(
+        monkeypatch):
+    sloppy, good = await sloppy_and_good()
+    frame = sloppy.to_frame()
+    assert list(frame.columns) == ["name", "status", "turns", "proposals", "refused", "passed",
+                                   "seconds", "tokens"]
+    assert frame.to_dict("records")[0] | {"seconds": 0} == {
+        "name": "add", "status": "idle", "turns": 4, "proposals": 3, "refused": 2,
+        "passed": False, "seconds": 0, "tokens": None}
+    both = compare(sloppy, good, names=["sloppy", "good"]).to_frame()
+    assert both.loc["add", ("sloppy", "refused")] == 2
+    assert both.loc["add", ("good", "passed")]
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r'pip install "dial-notebook\[data\]"'):
+        sloppy.to_frame()
+    with pytest.raises(ImportError, match=r'pip install "dial-notebook\[data\]"'):
+        compare(sloppy).to_frame()
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+async def test_html_escapes_every_string_from_scenarios_and_agents():
+    hostile_reply = f'<dial version="0.1" actor="agent"><dial-inform>{HOSTILE}</dial-inform>'
+    report = await evaluate(agent=scripted(["<b>", hostile_reply]), domain=todo_domain(),
+                            scenarios=[add(HOSTILE, actions=[HOSTILE])])
+    for page in (report._repr_html_(), compare(report, names=[HOSTILE])._repr_html_()):
+        assert "<img" not in page and "<b>" not in page
+        assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<table>" in report._repr_html_()
+
+
+# -- compare --------------------------------------------------------------------------------
+
+
+async def test_compare_lines_a_sloppy_agent_up_against_a_good_one():
+    sloppy, good = await sloppy_and_good()
+    both = compare(sloppy, good, names=["sloppy", "good"])
+    assert isinstance(both, Comparison)
+    assert both.scenarios["add"] == {
+        "sloppy": {"status": "idle", "passed": False, "turns": 4, "refused": 2},
+        "good": {"status": "idle", "passed": True, "turns": 2, "refused": 0}}
+    assert both.scenarios["only-sloppy"]["good"] is None
+    assert both.scenarios["only-good"]["sloppy"] is None
+    assert list(both.scenarios) == ["add", "only-sloppy", "only-good"]
+    assert both.actions["add-todo"]["sloppy"]["invalid"] == 4
+    assert both.actions["add-todo"]["good"]["invalid"] == 0
+    data = both.to_dict()
+    assert data["reports"] == ["sloppy", "good"] and data["passed"] == {"sloppy": 1, "good": 2}
+    json.dumps(data)
+    assert compare(sloppy, good).names == ["report 1", "report 2"]
+    assert repr(both) == "<Comparison reports=['sloppy', 'good'] scenarios=3>"
+
+
+async def test_compare_refuses_what_it_cannot_line_up():
+    sloppy, good = await sloppy_and_good()
+    with pytest.raises(ValueError, match="at least one report"):
+        compare()
+    with pytest.raises(TypeError, match="Report objects"):
+        compare(sloppy, {"scenarios": []})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="one name per report"):
+        compare(sloppy, good, names=["one"])
+    with pytest.raises(ValueError, match="distinct"):
+        compare(sloppy, good, names=["x", "x"])
+
+
+async def test_compare_with_the_offline_schema_agent_asked_for_good_and_broken_payloads():
+    from dial_notebook.agents import SchemaDemoAgent
+
+    domain = todo_domain()
+    expect = {"actions": ["add-todo"], "payloads": {"add-todo": TITLE}}
+    good = await evaluate(agent=lambda: SchemaDemoAgent(domain), domain=domain, scenarios=[
+        {"name": "add", "say": ["add todo: buy milk"], "expect": expect}])
+    broken = await evaluate(agent=lambda: SchemaDemoAgent(domain), domain=domain, scenarios=[
+        {"name": "add", "say": ["invalid add-todo"], "expect": expect}])
+    assert good["add"].passed and good.actions["add-todo"].done == 1
+    assert good.actions["add-todo"].invalid == 0
+    assert broken["add"].passed is False
+    assert broken.actions["add-todo"].invalid >= 1
+    assert sum(broken.actions["add-todo"].refused_by_code.values()) == (
+        broken.actions["add-todo"].invalid)
+    assert any("does not match the expected schema" in r for r in broken["add"].reasons)
+    both = compare(good, broken, names=["good", "broken"])
+    assert both.scenarios["add"]["good"]["refused"] == 0
+    assert both.scenarios["add"]["broken"]["refused"] >= 1
