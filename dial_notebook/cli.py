@@ -379,7 +379,7 @@ def _subcommand(commands: Any, name: str, summary: str, description: str,
 
 def _add_notebooks(commands: Any) -> None:
     parser = _subcommand(
-        commands, "notebooks", "copy the four notebooks and the sample data into a folder",
+        commands, "notebooks", "copy the notebooks and the sample data into a folder",
         "Copy the notebooks (quickstart, eda-assistant, teaching-dial, prototyping-a-domain) "
         f"and the sample data ({SALES.name}) into DIR, then say how to open them. The "
         "quickstart needs no API key.",

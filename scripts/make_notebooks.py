@@ -438,10 +438,155 @@ def write(name: str, cells: list[nbformat.NotebookNode]) -> None:
     nbformat.write(nb, NOTEBOOKS / name)
 
 
+EVALUATING = [
+    md("""
+# Evaluating a domain
+
+Before you put a domain in an app, find out whether an agent uses it well: which actions it
+proposes, how often the domain refuses its payloads and on which fields, how many turns it
+takes. `evaluate` runs many scripted conversations at once, each judged against what should
+come of it, and `compare` lines two agents up. No API key: the agents here are offline.
+"""),
+    code("""
+from dial_notebook import SchemaDemoAgent, SchemaDomain, compare, evaluate
+
+def make_todo():
+    \"\"\"The todo domain of prototyping-a-domain.ipynb, with a list of its own.\"\"\"
+    todos = []
+    todo = SchemaDomain("todo", context=lambda: f'<context todos="{len(todos)}"/>',
+                        description="A small todo list.")
+
+    @todo.action(
+        schema={"type": "object",
+                "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 80},
+                               "priority": {"enum": ["low", "normal", "high"]},
+                               "due": {"type": "string", "format": "date"}},
+                "required": ["title"], "additionalProperties": False},
+        preview="Add the todo '{title}'",
+    )
+    def add_todo(payload):
+        \"\"\"Adds a todo.\"\"\"
+        todos.append({"priority": "normal", **payload})
+        return {"count": len(todos)}
+
+    @todo.action(schema={"type": "object"}, mutates=False)
+    def list_todos(payload):
+        \"\"\"Lists the todos.\"\"\"
+        return {"todos": todos}
+
+    return todo
+"""),
+    md("""
+A scenario is what a person says (`say`, in order) and, optionally, what should come of it
+(`expect`): `actions` that must be proposed, `not_actions` that must not, the final `status`,
+`max_turns`, and `payloads`, a JSON Schema every proposed payload of an action must meet.
+They can live in a YAML or JSON file too: `load_scenarios("scenarios.yaml")`.
+"""),
+    code("""
+def adds(title):
+    return {"name": f"add {title}", "say": [f"add todo: {title}"],
+            "expect": {"actions": ["add-todo"], "max_turns": 2, "payloads": {"add-todo": {
+                "properties": {"title": {"const": title}}, "required": ["title"]}}}}
+
+scenarios = [
+    adds("buy milk"), adds("call Sam"), adds("write the report"), adds("pay rent"),
+    adds("book the dentist"),
+    {"name": "list", "say": ["list todos"],
+     "expect": {"actions": ["list-todos"], "not_actions": ["add-todo"]}},
+    {"name": "help", "say": ["help"], "expect": {"not_actions": ["add-todo", "list-todos"]}},
+    {"name": "one of each", "say": ["all"], "expect": {"actions": ["add-todo", "list-todos"]}},
+    {"name": "add, then list", "say": ["add todo: water the plants", "list todos"],
+     "expect": {"actions": ["add-todo", "list-todos"], "max_turns": 4}},
+    {"name": "two adds", "say": ["add todo: buy bread", "add todo: buy eggs"],
+     "expect": {"actions": ["add-todo"], "max_turns": 4}},
+    {"name": "the person's own bad date", "say": ['add-todo {"title": "Call Sam", "due": "next week"}'],
+     "expect": {"status": "idle", "max_turns": 2}},
+    {"name": "a typo, recovered", "say": ["invalid add-todo"],
+     "expect": {"actions": ["add-todo"], "status": "idle", "max_turns": 3}},
+]
+len(scenarios)
+"""),
+    md("""
+The careful agent: the offline `SchemaDemoAgent`, which makes every payload from the action's
+schema. `agent` is a factory, so each scenario gets an agent (and a history) of its own; so is
+`domain` here (`make_todo`), so each starts from an empty list. The report shows a table.
+"""),
+    code("""
+careful = await evaluate(agent=lambda: SchemaDemoAgent(make_todo()), domain=make_todo,
+                         scenarios=scenarios, concurrency=8)
+print(careful.summary())
+careful
+"""),
+    md("""
+A deliberately sloppy agent: it mishears every "add todo" as a request to break the payload,
+so the domain refuses its first try, and it loses the title on the way. The report says which
+scenarios fail and why, and which fields the domain refused.
+"""),
+    code("""
+class SloppyAgent:
+    \"\"\"The offline agent, careless on purpose: every add's first payload is broken.\"\"\"
+
+    def __init__(self):
+        self.careful = SchemaDemoAgent(make_todo())
+
+    def send(self, message):
+        return self.careful.send(message.replace("add todo", "invalid add-todo"))
+
+sloppy = await evaluate(agent=SloppyAgent, domain=make_todo, scenarios=scenarios)
+print(sloppy.summary())
+"""),
+    code("""
+stats = sloppy.actions["add-todo"]
+print(f"add-todo: proposed {stats.proposed}, refused {stats.invalid}, done {stats.done}")
+print("refused by field:", stats.refused_by_field)
+print("the first refusal:", sloppy["add buy milk"].proposals[0]["errors"][0]["hint"])
+"""),
+    md("""
+Side by side: per scenario, each agent's status, whether it passed, its turns and refusals;
+then per action. `to_frame()` gives the same as pandas DataFrames.
+"""),
+    code("""
+comparison = compare(careful, sloppy, names=["careful", "sloppy"])
+comparison
+"""),
+    code("""
+careful.to_frame()
+"""),
+    md("""
+A report is plain JSON: save it beside the notebook and load it later (or in CI) to compare
+with the next prompt or model.
+"""),
+    code("""
+from dial_notebook.evaluation import Report
+
+careful.save("careful.json")
+again = Report.load("careful.json")
+again.passed, again.failed, again.actions["add-todo"].done
+"""),
+    md("""
+## With a real model
+
+With a key set, the same scenarios run against a model (each scenario its own agent and
+client); `compare(careful, model)` then shows where the model falls short of the offline
+agent. This cell does nothing without a key.
+"""),
+    code("""
+import os
+
+if os.environ.get("OPENAI_API_KEY"):
+    from dial_notebook import OpenAIAgent
+    model = await evaluate(agent=lambda: OpenAIAgent(model="gpt-4o-mini", domain=make_todo()),
+                           domain=make_todo, scenarios=scenarios, concurrency=4)
+    display(compare(careful, model, names=["offline", "gpt-4o-mini"]))
+"""),
+]
+
+
 NOTEBOOK_CELLS = {
     "quickstart.ipynb": QUICKSTART,
     "eda-assistant.ipynb": EDA,
     "prototyping-a-domain.ipynb": PROTOTYPING,
+    "evaluating-a-domain.ipynb": EVALUATING,
 }
 
 

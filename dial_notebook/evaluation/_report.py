@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from . import _display
+
 FORMAT = "dial-notebook-evaluation"
 VERSION = 1
 #: The statuses a scenario can end with.
@@ -53,6 +55,10 @@ class ScenarioResult:
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON-able data."""
         return asdict(self)
+
+    def _repr_html_(self) -> str:
+        """Its verdict and its conversation, read-only (``report["name"]`` in a cell)."""
+        return "<div>" + _display.verdict(self) + _display.conversation(self) + "</div>"
 
     @classmethod
     def from_dict(cls, data: Any) -> ScenarioResult:
@@ -215,17 +221,14 @@ class Report:
         return pandas.DataFrame(self.rows(), columns=columns)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
-                                                  "refused", "passed", "reasons"))
-        body = "".join(
-            f"<tr><td>{cell(row['name'])}</td><td>{cell(row['status'])}</td>"
-            f"<td>{row['turns']}</td><td>{row['proposals']}</td><td>{row['refused']}</td>"
-            f"<td>{'✓' if row['passed'] else '✗'}</td>"
-            f"<td>{cell('; '.join(result.reasons))}</td></tr>"
-            for row, result in zip(self.rows(), self.scenarios, strict=True))
-        return (f"<div><p>{len(self.scenarios)} scenarios: {self.passed} passed, "
-                f"{self.failed} failed</p><table><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table></div>")
+        """The summary table, bars of refusals by field, and every scenario's conversation
+        behind a disclosure (read-only)."""
+        count = len(self.scenarios)
+        return (f"<div><p>{count} scenario{'' if count == 1 else 's'}: {self.passed} passed, "
+                f"{self.failed} failed</p>"
+                + _display.summary_table(self.rows(), (s.reasons for s in self.scenarios))
+                + _display.refusal_bars(self.actions)
+                + _display.drill_down(self.scenarios) + "</div>")
 
     def __repr__(self) -> str:
         return (f"<Report scenarios={len(self.scenarios)} passed={self.passed} "

@@ -19,6 +19,13 @@ SHOWN = {
         # the code kept: the two steps still in place (the undone sort is not in it)
         'sales = sales[sales["region"] == "North"]\n',
     ],
+    "evaluating-a-domain.ipynb": [
+        # the careful offline agent passes every scenario; the sloppy one fails the adds
+        "12 scenarios: 12 passed, 0 failed",
+        "12 scenarios: 5 passed, 7 failed",
+        "FAILED add buy milk (idle): expected at most 2 turns; it took 3",
+        "refused by field: {'priorty': 8, 'title': 1, 'due': 1}",
+    ],
     "prototyping-a-domain.ipynb": [
         # the offline agent, unattended: a broken payload refused, then a valid one done
         "invalid add-todo         → [('add-todo', 'invalid'), ('add-todo', 'done')]",
@@ -36,6 +43,7 @@ RESULTS = {
         "((40, 7),", "'units', 'revenue'],\n (200, 6))",
         "('undone', False)",  # Undo took the sort back, and said so
     ],
+    "evaluating-a-domain.ipynb": ["(12, 0, 10)"],  # the saved report, loaded back
 }
 #: How many chat widgets a notebook shows with no key.
 WIDGETS = {"prototyping-a-domain.ipynb": 1}

@@ -74,9 +74,9 @@ def assert_copied(folder: Path) -> None:
 
 # ---- notebooks -------------------------------------------------------------------------------
 
-def test_the_four_notebooks_the_marimo_quickstart_and_the_sales_data_are_shipped():
-    assert NOTEBOOKS == ["eda-assistant.ipynb", "prototyping-a-domain.ipynb",
-                         "quickstart.ipynb", "teaching-dial.ipynb"]
+def test_the_notebooks_the_marimo_quickstart_and_the_sales_data_are_shipped():
+    assert NOTEBOOKS == ["eda-assistant.ipynb", "evaluating-a-domain.ipynb",
+                         "prototyping-a-domain.ipynb", "quickstart.ipynb", "teaching-dial.ipynb"]
     assert (ROOT / "notebooks" / MARIMO).is_file()
     assert SALES.is_file() and cli.SALES.read_bytes() == SALES.read_bytes()
 
@@ -86,9 +86,9 @@ def test_notebooks_copies_them_byte_for_byte_and_says_how_to_open_them(tmp_path,
     status, out, err = run(capsys, "notebooks", folder)
     assert (status, err) == (0, "")
     assert_copied(folder)
-    assert out.splitlines()[:3] == [f"Copied 6 files into {folder}/:", "  quickstart.ipynb",
+    assert out.splitlines()[:3] == [f"Copied 7 files into {folder}/:", "  quickstart.ipynb",
                                     "  eda-assistant.ipynb"]
-    assert out.splitlines()[5:7] == [f"  {MARIMO}", "  sales.csv"]
+    assert out.splitlines()[6:8] == [f"  {MARIMO}", "  sales.csv"]
     assert f"jupyter lab {folder}/quickstart.ipynb" in out
     assert f"voila {folder}/quickstart.ipynb" in out
     assert f"marimo edit {folder}/{MARIMO}" in out

@@ -19,7 +19,7 @@ from dial_notebook.evaluation import (
     load_scenarios,
 )
 
-from .test_evaluation import GOOD, SLOPPY, TITLE, add, scripted, todo_domain
+from .test_evaluation import GOOD, SLOPPY, TITLE, add, scripted, suggest, todo_domain
 
 SCENARIOS = [
     {"name": "add", "say": ["add milk"], "expect": {"actions": ["add-todo"],
@@ -240,3 +240,44 @@ async def test_compare_with_the_offline_schema_agent_asked_for_good_and_broken_p
     both = compare(good, broken, names=["good", "broken"])
     assert both.scenarios["add"]["good"]["refused"] == 0
     assert both.scenarios["add"]["broken"]["refused"] >= 1
+
+
+# -- the report in a notebook ---------------------------------------------------------------
+
+async def test_the_report_draws_refusals_by_field_as_bars_with_the_field_names_escaped():
+    hostile_field = suggest("add-todo", {"title": "milk", HOSTILE: 1}, "s1")
+    report = await evaluate(agent=scripted([hostile_field, *SLOPPY]), domain=todo_domain(),
+                            scenarios=[add()])
+    page = report._repr_html_()
+    assert "Refusals by field" in page
+    stats = report.actions["add-todo"]
+    # the domain names an unusual key in brackets
+    assert stats.invalid == 3 and stats.refused_by_field[f"['{HOSTILE}']"] == 1
+    bars = page[page.index("Refusals by field"):page.index("Conversations")]
+    assert bars.count("border-radius:2px") == len(stats.refused_by_field)  # a bar a field
+    assert "&lt;img src=x onerror=alert(1)&gt;" in bars and "<img" not in page
+
+
+async def test_each_scenario_s_conversation_is_behind_a_disclosure_read_only():
+    report = await evaluate(agent=scripted(GOOD), domain=todo_domain(),
+                            scenarios=[{"name": "add <milk>", "say": ["add <b>milk</b>"]}])
+    page = report._repr_html_()
+    assert page.count("<details>") == 1
+    drill = page[page.index("<details>"):]
+    assert "add &lt;milk&gt; — passed" in drill
+    assert 'class="dial-static"' in drill  # the widget's read-only renderer
+    assert "add &lt;b&gt;milk&lt;/b&gt;" in drill  # the person's words, as text
+    assert "<script" not in page and "<b>milk" not in page
+    single = report["add <milk>"]._repr_html_()
+    assert "passed · idle · 2 turns · 1 proposals, 0 refused" in single
+    assert 'class="dial-static"' in single
+
+
+async def test_the_renderer_s_style_sheet_is_in_the_report_once_however_many_scenarios():
+    from dial_notebook.widget._static import STATIC_CSS
+
+    report = await evaluate(agent=scripted(GOOD), domain=todo_domain(),
+                            scenarios=[add(f"add {i}") for i in range(5)])
+    page = report._repr_html_()
+    assert page.count("<details><summary>add ") == 5
+    assert page.count(STATIC_CSS) == 1

@@ -1,7 +1,7 @@
 """An installed copy finds its own front end: the wheel carries the bundle inside the package,
 and ChatWidget loads it from there, whatever else is installed beside it — here a top-level
 ``js`` package with a decoy widget.js, which other packages create (an installed copy used to
-read ``site-packages/js``). It carries the four notebooks too: the installed ``dial-notebook``
+read ``site-packages/js``). It carries the notebooks too: the installed ``dial-notebook``
 command copies them out, and the copied quickstart runs on a kernel of the installed copy.
 
 Offline: the wheel is built with the hatchling of this environment (``--no-build-isolation``)
@@ -113,7 +113,7 @@ def test_the_wheel_carries_the_notebooks_and_nothing_else_of_notebooks(installed
     wheel = zipfile.ZipFile(installed["wheel"])
     folder = "dial_notebook/_notebooks/"
     shipped = sorted(n.removeprefix(folder) for n in wheel.namelist() if n.startswith(folder))
-    assert len(NOTEBOOKS) == 5 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
+    assert len(NOTEBOOKS) == 6 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
     for name in NOTEBOOKS:
         assert wheel.read(folder + name) == (ROOT / "notebooks" / name).read_bytes(), name
     assert not [n for n in wheel.namelist() if n.startswith("notebooks/") or n.endswith(".html")]

@@ -1,0 +1,93 @@
+# How a report looks in a notebook: a summary table, bars of refusals by field, and each
+# scenario's conversation, read-only, behind a disclosure. Plain HTML with inline styles: no
+# script, nothing fetched; every string that came from an agent or a scenario is escaped.
+"""The HTML of ``Report._repr_html_`` and ``ScenarioResult._repr_html_``.
+
+    >>> from dial_notebook.evaluation._report import ActionStats
+    >>> stats = ActionStats(invalid=3, refused_by_field={"<b>due</b>": 2, "title": 1})
+    >>> page = refusal_bars({"add-todo": stats})
+    >>> "&lt;b&gt;due&lt;/b&gt;" in page and "<b>due" not in page
+    True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: Bars are drawn for at most this many fields of an action (the most refused first).
+MAX_BARS = 12
+BAR = ("display:inline-block;height:0.8em;background:#c0392b;border-radius:2px;"
+       "vertical-align:middle;margin-right:6px")
+
+
+def _e(value: Any) -> str:
+    return "—" if value is None else html.escape(str(value))
+
+
+def summary_table(rows: Iterable[Mapping[str, Any]], reasons: Iterable[list[str]]) -> str:
+    """One row per scenario: name, status, turns, proposals, refused, passed, reasons."""
+    head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
+                                              "refused", "passed", "reasons"))
+    body = "".join(
+        f"<tr><td>{_e(row['name'])}</td><td>{_e(row['status'])}</td>"
+        f"<td>{_e(row['turns'])}</td><td>{_e(row['proposals'])}</td>"
+        f"<td>{_e(row['refused'])}</td><td>{'✓' if row['passed'] else '✗'}</td>"
+        f"<td style='text-align:left'>{_e('; '.join(why))}</td></tr>"
+        for row, why in zip(rows, reasons, strict=True))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def refusal_bars(actions: Mapping[str, Any]) -> str:
+    """For each action the domain refused, a bar per field it named, as long as its count."""
+    parts: list[str] = []
+    for action, stats in actions.items():
+        fields = sorted(stats.refused_by_field.items(), key=lambda item: (-item[1], item[0]))
+        if not fields:
+            continue
+        most = fields[0][1]
+        lines = "".join(
+            f"<div><span style='display:inline-block;min-width:10em'>{_e(name)}</span>"
+            f"<span style='{BAR};width:{max(4, round(160 * count / most))}px'></span>"
+            f"{count}</div>"
+            for name, count in fields[:MAX_BARS])
+        more = (f"<div>… {len(fields) - MAX_BARS} more fields</div>"
+                if len(fields) > MAX_BARS else "")
+        parts.append(f"<div style='margin:0.4em 0'><strong>{_e(action)}</strong>: "
+                     f"{stats.invalid} refused, by field{lines}{more}</div>")
+    if not parts:
+        return ""
+    return "<div><p><strong>Refusals by field</strong></p>" + "".join(parts) + "</div>"
+
+
+def conversation(result: Any) -> str:
+    """One scenario's conversation, drawn read-only as the widget's static copy draws it."""
+    from dial_notebook.widget._static import conversation_html  # the notebook's renderer
+
+    return conversation_html(result.transcript, title=result.name)
+
+
+def verdict(result: Any) -> str:
+    """A scenario's status, turns and pass or fail with its reasons."""
+    mark = "passed" if result.passed else "failed"
+    why = "".join(f"<li>{_e(reason)}</li>" for reason in result.reasons)
+    return (f"<p><strong>{_e(result.name)}</strong>: {mark} · {_e(result.status)} · "
+            f"{result.turns} turns · {len(result.proposals)} proposals, {result.refused} "
+            f"refused</p>" + (f"<ul>{why}</ul>" if why else ""))
+
+
+def drill_down(results: Iterable[Any]) -> str:
+    """Each scenario's verdict and conversation behind a disclosure (no script needed). The
+    renderer's style sheet (scoped to ``.dial-static``) is kept once, not once a scenario."""
+    from dial_notebook.widget._static import STATIC_CSS
+
+    style = f"<style>{STATIC_CSS}</style>"
+    items = []
+    for index, result in enumerate(results):
+        drawn = conversation(result)
+        items.append(
+            f"<details><summary>{_e(result.name)} — {'passed' if result.passed else 'failed'}"
+            f"</summary>{verdict(result)}"
+            f"{drawn if index == 0 else drawn.replace(style, '', 1)}</details>")
+    return f"<div><p><strong>Conversations</strong></p>{''.join(items)}</div>" if items else ""
