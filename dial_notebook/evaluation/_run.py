@@ -120,6 +120,11 @@ def judge(scenario: Scenario, result: ScenarioResult) -> list[str]:
     if expect.max_turns is not None and result.turns > expect.max_turns:
         reasons.append(f"expected at most {expect.max_turns} turns; it took {result.turns}")
     for proposal in result.proposals:
+        if proposal["action"] in expect.payloads and any(
+                error.get("code") == "invalid-json" for error in proposal["errors"]):
+            reasons.append(f"the payload of {proposal['action']} ({proposal['id']}) could not "
+                           "be read, so it does not match the expected schema")
+            continue
         errors = expect.payload_errors(str(proposal["action"]), proposal["payload"])
         if errors:
             reasons.append(f"the payload of {proposal['action']} ({proposal['id']}) does not "

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import validators
-from jsonschema.exceptions import SchemaError
+from referencing import Registry
+
+from ..domains._validation import PayloadValidator, check_schema
 
 #: The statuses a say can end with (``SayResult.status``).
 SAY_STATUSES = ("idle", "no-reply", "turn-limit")
@@ -77,11 +78,11 @@ class Expectation:
                 raise ValueError(f"{where}: payloads.{action} must be a JSON Schema (an "
                                  f"object), not {type(schema).__name__}")
             plain = dict(schema) if isinstance(schema, Mapping) else schema
-            try:
-                validators.validator_for(plain).check_schema(plain)
-            except SchemaError as exc:
+            try:  # the domains' own check: its draft, its patterns, no $ref outside it
+                check_schema(plain, Registry())
+            except ValueError as exc:
                 raise ValueError(f"{where}: payloads.{action} is not a valid JSON Schema: "
-                                 f"{exc.message}") from None
+                                 f"{exc}") from None
             payloads[action] = plain  # type: ignore[assignment]
         object.__setattr__(self, "payloads", payloads)
 
@@ -89,16 +90,16 @@ class Expectation:
         """Why ``payload`` does not meet the schema expected of ``action`` ([] when it does,
         or when nothing is expected of it).
 
-            >>> Expectation(payloads={"add": {"type": "object"}}).payload_errors("add", [])
-            ["(root): [] is not of type 'object'"]
+        The payload is the agent's: it is checked as a domain checks one (``PayloadValidator``:
+        the safe keywords, within the time budget, nothing fetched), in the domain's words.
+
+            >>> Expectation(payloads={"add": {"required": ["due"]}}).payload_errors("add", {})
+            ['due is required']
         """
         if action not in self.payloads:
             return []
-        schema = self.payloads[action]
-        checker = validators.validator_for(schema)(schema)
-        found = sorted(checker.iter_errors(payload), key=lambda e: list(e.absolute_path))
-        return [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}"
-                for e in found]
+        checked = PayloadValidator(self.payloads[action], registry=Registry()).validate(payload)
+        return [] if checked.get("ok") else [str(e["message"]) for e in checked["errors"]]
 
     @classmethod
     def from_dict(cls, data: Any, *, where: str = "expect") -> Expectation:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import Counter
 from typing import Any
 
@@ -83,8 +84,7 @@ async def test_a_scenario_that_meets_every_kind_of_expectation_passes():
     ({"status": "turn-limit"}, "expected the last say to end turn-limit; it ended idle"),
     ({"max_turns": 1}, "expected at most 1 turns; it took 2"),
     ({"payloads": {"add-todo": {"type": "object", "required": ["due"]}}},
-     "the payload of add-todo (s1) does not match the expected schema: (root): "
-     "'due' is a required property"),
+     "the payload of add-todo (s1) does not match the expected schema: due is required"),
 ])
 async def test_each_kind_of_expectation_fails_for_its_own_reason(expect, reason):
     report = await evaluate(agent=scripted(GOOD), domain=todo_domain(),
@@ -315,3 +315,34 @@ async def test_a_domain_factory_gives_each_scenario_its_own_domain():
     shared = todo_domain()
     await evaluate(agent=scripted(GOOD), domain=shared, scenarios=[add("a"), add("b")])
     assert len(shared.history) == 2
+
+
+async def test_an_expected_payload_schema_is_checked_within_the_time_budget():
+    """The agent chooses the payload, the person the expected schema: a pattern that
+    backtracks on the agent's text must not stall the kernel (the domain's bounded validator
+    checks it, as it checks the domain's own schemas)."""
+    slow = suggest("add-todo", {"title": "a" * 28 + "!"}, "s1")
+    expect = {"payloads": {"add-todo": {"properties": {"title": {"pattern": "^(a+)+$"}}}}}
+    started = time.perf_counter()
+    report = await evaluate(agent=scripted([slow, DONE]), domain=todo_domain(),
+                            scenarios=[add(**expect)])
+    assert time.perf_counter() - started < 5
+    [result] = report.scenarios
+    assert result.passed is False
+    assert result.reasons == ["the payload of add-todo (s1) does not match the expected "
+                              "schema: title must match the pattern '^(a+)+$'"]
+
+
+async def test_a_payload_nested_too_deeply_to_read_fails_its_expectation_and_stops_nothing():
+    deep: Any = "x"
+    for _ in range(200):
+        deep = [deep]
+    nested = suggest("add-todo", {"title": "milk", "extra": deep}, "s1")
+    expect = {"payloads": {"add-todo": {"type": "object"}}}
+    report = await evaluate(agent=scripted([nested, DONE]), domain=todo_domain(),
+                            scenarios=[add(**expect), add("other")])
+    first, other = report.scenarios
+    assert first.passed is False
+    assert first.reasons == ["the payload of add-todo (s1) could not be read, so it does not "
+                             "match the expected schema"]
+    assert other.status == "idle"
