@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from dial_notebook.runtime._streaming import PROGRESS_SECONDS
+
 from ..unit.fake_llm_server import FakeLLMServer, reply
 from ._kernels import KERNELS, Kernel, started_kernel
 
@@ -75,7 +77,9 @@ def has_reply(seen: list[tuple[float, dict[str, Any]]]) -> bool:
 def test_the_first_words_reach_the_front_end_while_the_reply_is_still_held(kernel, server):
     comm_id = kernel.run("print(chat.comm.comm_id)").strip()
     server.gate.clear()
-    server.plan(reply(REPLY, chunks=6, gate=True))
+    # pieces further apart than the runtime's pace (PROGRESS_SECONDS): each one is shown as
+    # it comes, the last included (a progress still due when the reply completes is dropped)
+    server.plan(reply(REPLY, chunks=6, gate=True, delay=2 * PROGRESS_SECONDS))
     kernel.send({"type": "say", "text": "what are my notes?"})
 
     def first_words(seen: list[tuple[float, dict[str, Any]]]) -> bool:
