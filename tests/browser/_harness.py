@@ -245,9 +245,19 @@ def mount_widget(context, state: dict):
     return page
 
 
-def save_with_widget_state(page) -> None:
-    """Save the open notebook from JupyterLab with its widget state (the setting is put back
-    as it was: the server's settings are shared by the other tests)."""
+SAVE = """() => {
+    const context = window.jupyterapp.shell.currentWidget.context;
+    window.__saved = null;
+    context.save().then(() => { window.__saved = 'saved ' + context.path; },
+                        (error) => { window.__saved = 'failed: ' + error; });
+}"""
+
+
+def save_with_widget_state(page, timeout: float = 60000) -> None:
+    """Save the open notebook from JupyterLab with its widget state, and wait until the file is
+    written (the setting is put back as it was: the server's settings are shared by the other
+    tests). A "File Changed" dialog (the file on disk newer than the page's copy) is answered
+    Overwrite; any other dialog, or a failed save, fails with what the page showed."""
     toggle = "@jupyter-widgets/jupyterlab-manager:saveWidgetState"
     commands = "window.jupyterapp.commands"
     was = page.evaluate(f"() => {commands}.isToggled('{toggle}')")
@@ -255,9 +265,19 @@ def save_with_widget_state(page) -> None:
         page.evaluate(f"() => {commands}.execute('{toggle}')")
     try:
         page.wait_for_function(f"() => {commands}.isToggled('{toggle}')")
-        page.evaluate(f"() => {commands}.execute('docmanager:save')")
-        page.wait_for_function(
-            "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
+        page.evaluate(SAVE)
+        deadline = time.monotonic() + timeout / 1000
+        while (saved := page.evaluate("() => window.__saved")) is None:
+            dialog = page.locator(".jp-Dialog")
+            if dialog.count():
+                text = dialog.first.inner_text()
+                if "File Changed" not in text:
+                    raise AssertionError(f"saving the notebook showed a dialog: {text!r}")
+                dialog.first.get_by_role("button", name="Overwrite").click()
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the notebook was not saved in {timeout / 1000:.0f} s")
+            page.wait_for_timeout(100)
+        assert saved.startswith("saved "), saved
     finally:
         if not was:
             page.evaluate(f"() => {commands}.execute('{toggle}')")
