@@ -509,7 +509,9 @@ len(scenarios)
     md("""
 The careful agent: the offline `SchemaDemoAgent`, which makes every payload from the action's
 schema. `agent` is a factory, so each scenario gets an agent (and a history) of its own; so is
-`domain` here (`make_todo`), so each starts from an empty list. The report shows a table.
+`domain` here (`make_todo`), so each starts from an empty list. While it runs, a bar under the
+cell counts the scenarios as they end; the report then shows a table, and each scenario's
+conversation behind its name (click one to open it).
 """),
     code("""
 careful = await evaluate(agent=lambda: SchemaDemoAgent(make_todo()), domain=make_todo,
@@ -520,7 +522,8 @@ careful
     md("""
 A deliberately sloppy agent: it mishears every "add todo" as a request to break the payload,
 so the domain refuses its first try, and it loses the title on the way. The report says which
-scenarios fail and why, and which fields the domain refused.
+scenarios fail and why, and draws the fields the domain refused as bars; under each scenario's
+name are its proposals with the domain's code, field and hint for each refusal.
 """),
     code("""
 class SloppyAgent:
@@ -534,6 +537,7 @@ class SloppyAgent:
 
 sloppy = await evaluate(agent=SloppyAgent, domain=make_todo, scenarios=scenarios)
 print(sloppy.summary())
+sloppy
 """),
     code("""
 stats = sloppy.actions["add-todo"]

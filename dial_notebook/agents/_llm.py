@@ -56,6 +56,7 @@ from ._clients import LoopClients
 from ._errors import AgentError, MissingSDKError, redact
 from ._history import History
 from ._prompt import system_prompt
+from ._tls import shared_context
 from ._usage import TurnUsage, Usage, unknown
 
 OnChunk = Callable[[str], object]
@@ -367,16 +368,18 @@ class LLMAgent:
         raise NotImplementedError
 
     def _http_client(self) -> Any:
-        """The SDK's own default HTTP client keeping idle connections longer (None, for the
-        SDK's default, when the SDK is too old to offer it)."""
+        """The SDK's own default HTTP client keeping idle connections longer, with the
+        process's shared TLS context (None, for the SDK's default, when the SDK is too old to
+        offer it)."""
         make = getattr(self._sdk, "DefaultAsyncHttpxClient", None)
         limits = getattr(self._sdk, "DEFAULT_CONNECTION_LIMITS", None)
         if make is None or limits is None:
             return None
+        tls = shared_context()
         return make(limits=type(limits)(
             max_connections=limits.max_connections,
             max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=KEEPALIVE_SECONDS))
+            keepalive_expiry=KEEPALIVE_SECONDS), **({} if tls is None else {"verify": tls}))
 
     # -- internals ------------------------------------------------------------------------
 

@@ -21,6 +21,9 @@ MAX_BARS = 12
 BAR = ("display:inline-block;height:0.8em;background:#c0392b;border-radius:2px;"
        "vertical-align:middle;margin-right:6px")
 
+#: The head of a column of sentences, aligned as they are (a notebook right-aligns tables).
+LEFT_HEAD = "<th style='text-align:left'>{}</th>"
+
 
 def _e(value: Any) -> str:
     return "—" if value is None else html.escape(str(value))
@@ -29,7 +32,7 @@ def _e(value: Any) -> str:
 def summary_table(rows: Iterable[Mapping[str, Any]], reasons: Iterable[list[str]]) -> str:
     """One row per scenario: name, status, turns, proposals, refused, passed, reasons."""
     head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
-                                              "refused", "passed", "reasons"))
+                                              "refused", "passed")) + LEFT_HEAD.format("reasons")
     body = "".join(
         f"<tr><td>{_e(row['name'])}</td><td>{_e(row['status'])}</td>"
         f"<td>{_e(row['turns'])}</td><td>{_e(row['proposals'])}</td>"
@@ -68,13 +71,45 @@ def conversation(result: Any) -> str:
     return conversation_html(result.transcript, title=result.name)
 
 
+def _proposals(result: Any) -> str:
+    """Every proposal with its outcome, and for a refused one the domain's code, field and
+    hint."""
+    if not result.proposals:
+        return ""
+    rows = []
+    for proposal in result.proposals:
+        errors = proposal.get("errors") or []
+        why = "; ".join(f"{e.get('code') or '—'} at {e.get('field') or '—'}: "
+                        f"{e.get('hint') or '—'}" for e in errors) or proposal.get("error")
+        rows.append(f"<tr><td>{_e(proposal.get('id'))}</td><td>{_e(proposal.get('action'))}"
+                    f"</td><td>{_e(proposal.get('status'))}</td>"
+                    f"<td style='text-align:left'>{_e(why) if why else ''}</td></tr>")
+    head = ("".join(f"<th>{h}</th>" for h in ("proposal", "action", "outcome"))
+            + LEFT_HEAD.format("refused because"))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _lint(result: Any) -> str:
+    """The lint findings on the agent's replies, by turn."""
+    if not result.lint:
+        return ""
+    items = "".join(f"<li>turn {_e(f.get('turn'))}, {_e(f.get('severity'))} "
+                    f"<code>{_e(f.get('code'))}</code>: {_e(f.get('message'))}</li>"
+                    for f in result.lint)
+    return f"<p>Lint on the replies:</p><ul>{items}</ul>"
+
+
 def verdict(result: Any) -> str:
-    """A scenario's status, turns and pass or fail with its reasons."""
+    """A scenario's status, turns, time and tokens, pass or fail with its reasons, its
+    proposals with their outcomes and the lint findings on its replies."""
     mark = "passed" if result.passed else "failed"
     why = "".join(f"<li>{_e(reason)}</li>" for reason in result.reasons)
+    tokens = (result.tokens or {}).get("total")
+    used = f" · {_e(tokens)} tokens" if tokens is not None else ""
     return (f"<p><strong>{_e(result.name)}</strong>: {mark} · {_e(result.status)} · "
             f"{result.turns} turns · {len(result.proposals)} proposals, {result.refused} "
-            f"refused</p>" + (f"<ul>{why}</ul>" if why else ""))
+            f"refused · {result.seconds:.2f} s{used}</p>" + (f"<ul>{why}</ul>" if why else "")
+            + _proposals(result) + _lint(result))
 
 
 def drill_down(results: Iterable[Any]) -> str:

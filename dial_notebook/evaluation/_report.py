@@ -66,9 +66,37 @@ class ScenarioResult:
         names = [f.name for f in fields(cls)]
         if not isinstance(data, Mapping) or set(data) != set(names):
             raise ValueError("not a scenario result: expected the keys " + ", ".join(names))
-        if data["status"] not in STATUSES or not isinstance(data["name"], str):
+        if not isinstance(data["name"], str):
+            raise ValueError(f"not a scenario result: name {data['name']!r}")
+        if data["status"] not in STATUSES:
             raise ValueError(f"not a scenario result: status {data['status']!r}")
+        for key, (said, holds) in SHAPES.items():
+            if not holds(data[key]):
+                raise ValueError(f"scenario {data['name']!r}: {key} must be {said}, "
+                                 f"not {type(data[key]).__name__}")
+        for proposal in data["proposals"]:
+            if not isinstance(proposal.get("errors", []), list) or not all(
+                    isinstance(error, Mapping) for error in proposal.get("errors", [])):
+                raise ValueError(f"scenario {data['name']!r}: a proposal's errors must be a "
+                                 "list of objects")
         return cls(**dict(data))
+
+
+#: What each field of a saved ScenarioResult must be: (said as, check).
+SHAPES: dict[str, tuple[str, Any]] = {
+    "turns": ("a whole number ≥ 0", lambda v: isinstance(v, int) and not isinstance(v, bool)
+              and v >= 0),
+    "seconds": ("a number ≥ 0", lambda v: isinstance(v, int | float)
+                and not isinstance(v, bool) and v >= 0),
+    "passed": ("true or false", lambda v: isinstance(v, bool)),
+    "tokens": ("an object or null", lambda v: v is None or isinstance(v, Mapping)),
+    "error": ("a string or null", lambda v: v is None or isinstance(v, str)),
+    "reasons": ("a list of strings", lambda v: isinstance(v, list)
+                and all(isinstance(x, str) for x in v)),
+    **{key: ("a list of objects", lambda v: isinstance(v, list)
+             and all(isinstance(x, Mapping) for x in v))
+       for key in ("outcomes", "proposals", "lint", "transcript")},
+}
 
 
 @dataclass

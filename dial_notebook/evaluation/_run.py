@@ -12,9 +12,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .._interrupt import interrupt_cancels_task
 from ..dial import lint as lint_reply
 from ..dial import parse_all
 from ..runtime import Conversation, policy_human
+from ._progress import Ending, Progress, choose_view
 from ._report import Report, ScenarioResult
 from ._scenario import Scenario, load_scenarios
 
@@ -193,7 +195,9 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
 async def evaluate(*, agent: Callable[[], Any], domain: Any,
                    scenarios: Iterable[Scenario | Mapping[str, Any]] | str,
                    human: Any = None, concurrency: int = 8, timeout: float | None = 60.0,
-                   max_turns: int = 8, scenario_timeout: float | None = None) -> Report:
+                   max_turns: int = 8, scenario_timeout: float | None = None,
+                   progress: bool | None = None,
+                   on_result: Callable[[ScenarioResult], Any] | None = None) -> Report:
     """Run every scenario in a conversation of its own and judge what came of it.
 
     Args:
@@ -208,13 +212,25 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
         concurrency: how many scenarios run at once.
         timeout, max_turns: the ``Conversation``'s, for each say.
         scenario_timeout: seconds a whole scenario may take before it ends ``timeout``.
+        progress: a bar while it runs. ``None`` (the default): in a notebook, a bar under the
+            cell; in a script, nothing. ``True``: the bar, or a line per scenario on stderr
+            outside a notebook. ``False``: nothing.
+        on_result: called with each ``ScenarioResult`` as its scenario ends (in the order
+            they end); it may be a coroutine function. What it raises stops the evaluation
+            and is raised here.
 
     A scenario that raises ends ``error`` and one past ``scenario_timeout`` ends ``timeout``;
     neither stops the others. Cancelling the task cancels every running scenario.
+
+    See the package's docstring for an example (``evaluate_sync``, its twin).
     """
     make_agent = _agent_factory(agent)
     make_domain = _maker(domain, ("run", "actions"))
     make_human = _maker(policy_human("accept") if human is None else human, ("decide",))
+    if on_result is not None and not callable(on_result):
+        raise TypeError(f"evaluate: on_result must be a function, not {type(on_result).__name__}")
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"evaluate: progress must be True, False or None, not {progress!r}")
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
         raise ValueError(f"evaluate: concurrency must be a whole number ≥ 1, "
                          f"not {concurrency!r}")
@@ -224,15 +240,47 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
     chosen = load_scenarios(scenarios)
     options = {"timeout": timeout, "max_turns": max_turns}
     gate = asyncio.Semaphore(concurrency)
+    shown = Progress(len(chosen), choose_view(progress))
 
     async def bounded(scenario: Scenario) -> ScenarioResult:
         async with gate:
-            return await _run_one(scenario, make_agent, make_domain, make_human, options,
-                                  scenario_timeout)
+            result = await _run_one(scenario, make_agent, make_domain, make_human, options,
+                                    scenario_timeout)
+        shown.add(result)
+        if on_result is not None:
+            try:
+                told = on_result(result)
+                if inspect.isawaitable(told):
+                    await told
+            except Exception as exc:
+                raise _CallbackError from exc
+        return result
 
-    async with asyncio.TaskGroup() as group:
-        tasks = [group.create_task(bounded(scenario)) for scenario in chosen]
+    how: Ending = "failed"
+    try:
+        with interrupt_cancels_task():  # the stop button cancels every scenario
+            tasks = await _run_all(chosen, bounded)
+        how = "finished"
+    except asyncio.CancelledError:
+        how = "cancelled"
+        raise
+    finally:
+        shown.end(how)
     return Report(task.result() for task in tasks)
+
+
+async def _run_all(chosen: list[Scenario], run: Callable[[Scenario], Any]
+                   ) -> list[asyncio.Task[ScenarioResult]]:
+    """Every scenario as a task of one group; what ``on_result`` raised is raised as itself."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            return [group.create_task(run(scenario)) for scenario in chosen]
+    except* _CallbackError as failed:
+        raise failed.exceptions[0].__cause__ from None  # type: ignore[misc]
+
+
+class _CallbackError(Exception):
+    """What ``on_result`` raised, carried out of the task group as its cause."""
 
 
 def evaluate_sync(**arguments: Any) -> Report:

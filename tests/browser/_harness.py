@@ -187,8 +187,10 @@ class NotebookPage:
         self.page.wait_for_timeout(300)
 
 
-def open_notebook(context, base: str, name: str, app: str = "lab") -> NotebookPage:
-    """Open ``name``, wait for an idle kernel, run all cells, wait for the widget."""
+def open_notebook(context, base: str, name: str, app: str = "lab",
+                  ready: str = "[data-dial-root]") -> NotebookPage:
+    """Open ``name``, wait for an idle kernel, run all cells, wait for ``ready`` (the chat
+    widget by default)."""
     page = context.new_page()
     # leave-page prompts are accepted (a reload must go through); any other dialog is dismissed
     page.on("dialog", lambda dialog: dialog.accept() if dialog.type == "beforeunload"
@@ -204,7 +206,7 @@ def open_notebook(context, base: str, name: str, app: str = "lab") -> NotebookPa
             return k && k.connectionStatus === 'connected' && k.status === 'idle';
         }""", timeout=60000)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.locator("[data-dial-root]").first.wait_for(timeout=60000)
+    page.locator(ready).first.wait_for(timeout=60000)
     return NotebookPage(page, app)
 
 

@@ -45,8 +45,14 @@ RESULTS = {
     ],
     "evaluating-a-domain.ipynb": ["(12, 0, 10)"],  # the saved report, loaded back
 }
-#: How many chat widgets a notebook shows with no key.
-WIDGETS = {"prototyping-a-domain.ipynb": 1}
+#: What a notebook's displays hold as plain text (their fallback without widget state).
+DISPLAYED = {
+    # each evaluation's progress bar, updated at its end to the final counts
+    "evaluating-a-domain.ipynb": ["12 scenarios · 12 passed · 0 failed · ",
+                                  "12 scenarios · 5 passed · 7 failed · "],
+}
+#: How many widgets a notebook shows with no key (the chat; the evaluations' progress bars).
+WIDGETS = {"prototyping-a-domain.ipynb": 1, "evaluating-a-domain.ipynb": 2}
 
 
 def test_there_is_a_quickstart():
@@ -76,6 +82,10 @@ def test_notebook_runs_all_cells_without_error(path, tmp_path):
                          if o.output_type == "execute_result")
     for text in RESULTS.get(path.name, []):
         assert text in results, text
+    displayed = "\n".join(o.get("data", {}).get("text/plain", "") for o in outputs
+                           if o.output_type == "display_data")
+    for text in DISPLAYED.get(path.name, []):
+        assert text in displayed, text
     if path.name in WIDGETS:
         views = [o for o in outputs if "application/vnd.jupyter.widget-view+json"
                  in o.get("data", {})]

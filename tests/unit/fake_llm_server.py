@@ -21,7 +21,8 @@ Anthropic in the message, or in ``message_start`` and ``message_delta``.
 It speaks HTTP/1.1 with keep-alive (Content-Length, or chunked for a stream), so a client can
 reuse its connection, and counts them: ``connections`` accepted, ``closed`` ended,
 ``streams_cut_by_client`` streams the client closed before their end (``wait_for`` waits for
-one of them to reach a number).
+one of them to reach a number). ``FakeLLMServer(tls=context)`` serves HTTPS instead (a
+server-side ``ssl.SSLContext``; tests/data/tls has a certificate for 127.0.0.1).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import json
 import select
 import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -100,7 +102,7 @@ class Request:
 class FakeLLMServer:
     """The server; a context manager that starts it on a free port of 127.0.0.1."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[Request] = []
         self.answers: list[Answer] = []
         self.default = Answer()
@@ -119,12 +121,16 @@ class FakeLLMServer:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._http = _Server(self)
+        self.tls = tls
+        if tls is not None:  # HTTPS: the handshake happens in the connection's own thread
+            self._http.socket = tls.wrap_socket(self._http.socket, server_side=True,
+                                                do_handshake_on_connect=False)
         self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:
         host, port = self._http.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"{'https' if self.tls else 'http'}://{host}:{port}"
 
     def plan(self, *answers: Answer) -> None:
         """Queue answers for the next requests, in order."""

@@ -3,12 +3,15 @@ and comparing reports."""
 
 from __future__ import annotations
 
+import html
 import json
 import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
+from dial_notebook.agents import ScriptedAgent
 from dial_notebook.evaluation import (
     Comparison,
     Expectation,
@@ -155,6 +158,28 @@ def test_a_file_that_is_not_a_saved_report_is_refused(tmp_path: Path):
             Report.load(tmp_path / name)
 
 
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("turns", "2", "a whole number"), ("turns", -1, "a whole number"),
+    ("seconds", True, "a number"), ("passed", "yes", "true or false"),
+    ("tokens", [1], "an object or null"), ("error", 3, "a string or null"),
+    ("reasons", ["ok", 1], "a list of strings"), ("proposals", {"a": 1}, "a list of objects"),
+    ("transcript", [1], "a list of objects"), ("lint", None, "a list of objects"),
+    ("proposals", [{"action": "a", "errors": "bad"}], "errors must be a list of objects"),
+])
+async def test_a_tampered_report_is_refused_naming_the_scenario_and_field(
+        tmp_path: Path, key: str, value: Any, said: str):
+    report = await evaluate(agent=scripted(GOOD), domain=todo_domain(), scenarios=[add()])
+    data = report.to_dict()
+    data["scenarios"][0][key] = value
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match=f"scenario 'add': .*{said}"):
+        Report.load(path)
+    data["scenarios"][0] = report.to_dict()["scenarios"][0]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert "<table>" in Report.load(path)._repr_html_()
+
 async def test_to_frame_has_one_row_per_scenario_and_names_the_extra_without_pandas(
         monkeypatch):
     sloppy, good = await sloppy_and_good()
@@ -281,3 +306,25 @@ async def test_the_renderer_s_style_sheet_is_in_the_report_once_however_many_sce
     page = report._repr_html_()
     assert page.count("<details><summary>add ") == 5
     assert page.count(STATIC_CSS) == 1
+
+
+async def test_a_scenario_s_detail_lists_its_proposals_refusals_lint_time_and_tokens():
+    class Metered(ScriptedAgent):
+        usage: ClassVar[dict[str, int]] = {"input": 30, "output": 12, "total": 42}
+
+    misspelt = f'<dial version="0.1" actor="agent"><dial-infrom>{HOSTILE}</dial-infrom></dial>'
+    replies = [*SLOPPY[:3], misspelt]
+    report = await evaluate(agent=lambda: Metered(replies), domain=todo_domain(),
+                            scenarios=[add("sloppy")])
+    result = report["sloppy"]
+    page = result._repr_html_()
+    assert " refused · " in page and f"{result.seconds:.2f} s · 42 tokens" in page
+    table = page[page.index("<th>proposal</th>"):page.index("</table>")]
+    for proposal in result.proposals:
+        assert f"<td>{proposal['id']}</td><td>add-todo</td><td>{proposal['status']}</td>" in table
+        for error in proposal["errors"]:
+            assert html.escape(f"{error['code']} at {error['field']}: {error['hint']}") in table
+    assert [p["status"] for p in result.proposals] == ["invalid", "invalid", "done"]
+    [finding] = [f for f in result.lint if "dial-infrom" in f["message"]]
+    assert f"turn {finding['turn']}, {finding['severity']} <code>{finding['code']}</code>" in page
+    assert "<img" not in page and "&lt;img src=x" in page
