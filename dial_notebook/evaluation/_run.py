@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .._interrupt import interrupt_cancels_task
+from .._interrupt import interrupt_wakes_loop
 from ..dial import lint as lint_reply
 from ..dial import parse_all
 from ..runtime import Conversation, policy_human
@@ -258,7 +258,7 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
 
     how: Ending = "failed"
     try:
-        with interrupt_cancels_task():  # the stop button cancels every scenario
+        with interrupt_wakes_loop():  # the stop button cancels every scenario at once
             tasks = await _run_all(chosen, bounded)
         how = "finished"
     except asyncio.CancelledError:

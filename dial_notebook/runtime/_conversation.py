@@ -20,8 +20,9 @@ execute blocks approved by the person and run by ``executors`` (per-step outcome
 into ``context``, delegations to ``actors``, phatic signals, and addressed-to. Observe/yield
 orders every reply's elements either way (_schedule.py).
 
-Cancelling the task that runs ``say`` (a kernel interrupt) ends the say with CancelledError and
-leaves the conversation usable: the suggestion the person was deciding and the reply's remaining
+Cancelling the task that runs ``say`` (a kernel interrupt: the stop button stops a cell that
+awaits a say at once, ../_interrupt.py) ends the say with CancelledError and leaves the
+conversation usable: the suggestion the person was deciding and the reply's remaining
 ones end ``superseded``, an action cut short ends ``failed``, and all of it is owed.
 
 ``snapshot()`` is the conversation as plain JSON at any moment it waits (for the person, the
@@ -41,6 +42,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .._interrupt import interrupt_wakes_loop
 from ..dial import outcome_reply
 from ._events import Event, Events, OnEvent
 from ._executors import Executors
@@ -260,7 +262,8 @@ class Conversation:
             )
         self._busy = True
         try:
-            return await self._loop(_Say(text))
+            with interrupt_wakes_loop():  # the notebook's stop button cancels it at once
+                return await self._loop(_Say(text))
         finally:
             self._busy = False
             self._state.pending = None
