@@ -125,9 +125,15 @@ class ActionStats:
                 self.refused_by_code[code] = self.refused_by_code.get(code, 0) + 1
                 self.refused_by_field[where] = self.refused_by_field.get(where, 0) + 1
 
+    @property
+    def accepted(self) -> int:
+        """Proposals the person accepted (as proposed or edited): those that ran, ``done``
+        or ``failed``."""
+        return self.done + self.failed
+
     def to_dict(self) -> dict[str, Any]:
-        """The counts as plain data."""
-        return asdict(self)
+        """The counts as plain data (``accepted`` included)."""
+        return {**asdict(self), "accepted": self.accepted}
 
 
 def action_stats(results: Iterable[ScenarioResult]) -> dict[str, ActionStats]:

@@ -210,6 +210,42 @@ def open_notebook(context, base: str, name: str, app: str = "lab",
     return NotebookPage(page, app)
 
 
+CELLS = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    return {kernel: kernel ? kernel.status : 'none',
+            cells: panel.content.widgets.filter((c) => c.model.type === 'code').map((c) => ({
+                count: c.model.executionCount,
+                source: c.model.sharedModel.getSource().slice(0, 80),
+                output: c.node.querySelector('.jp-OutputArea') ?
+                    c.node.querySelector('.jp-OutputArea').innerText.slice(-300) : ''}))};
+}"""
+
+
+def wait_for_every_cell(page, timeout: float = 90000) -> None:
+    """Wait until every code cell of the open notebook has run (has an execution count). On
+    a timeout: a screenshot (``stalled-cells.png``) and an error naming the kernel's status and
+    each cell that has not run, with what its output area shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
+            "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=timeout)
+    except PlaywrightTimeout:
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "stalled-cells.png"), full_page=True)
+        state = page.evaluate(CELLS)
+        waiting = [f"  [{c['count']}] {c['source']!r} → {c['output']!r}"
+                   for c in state["cells"] if not c["count"]]
+        ran = [f"  [{c['count']}] {c['source']!r} → {c['output']!r}"
+               for c in state["cells"] if c["count"]][-2:]
+        raise AssertionError(
+            f"not every cell ran in {timeout / 1000:.0f} s (kernel {state['kernel']});\n"
+            "the last that ran:\n" + "\n".join(ran) + "\nnot run:\n" + "\n".join(waiting)
+        ) from None
+
+
 
 MOUNT = """async ([source, css, state]) => {
     const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));

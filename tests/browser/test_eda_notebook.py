@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ._harness import NotebookPage, open_notebook
+from ._harness import NotebookPage, open_notebook, wait_for_every_cell
 
 pytestmark = pytest.mark.browser
 
@@ -29,9 +29,7 @@ def eda(jupyter, browser_context) -> NotebookPage:
     shutil.copy(EDA, jupyter["root"] / "eda-assistant.ipynb")
     notebook = open_notebook(browser_context, jupyter["base"], "eda-assistant.ipynb", app="lab")
     notebook.app = "eda"
-    notebook.page.wait_for_function(
-        "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-        "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=120000)
+    wait_for_every_cell(notebook.page)
     yield notebook
     notebook.page.close()
 

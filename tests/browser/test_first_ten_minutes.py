@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from ._harness import NotebookPage, open_notebook, write_notebook
+from ._harness import NotebookPage, open_notebook, wait_for_every_cell, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -39,9 +39,7 @@ NOTEBOOK_STATE = """() => {
 def lab(jupyter, browser_context) -> NotebookPage:
     name = write_notebook(jupyter["root"], "first_minutes.ipynb", CELL)
     notebook = open_notebook(browser_context, jupyter["base"], name, app="lab")
-    notebook.page.wait_for_function(
-        "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-        "(c) => c.model.type !== 'code' || c.model.executionCount)")
+    wait_for_every_cell(notebook.page)
     yield notebook
     notebook.page.close()
 

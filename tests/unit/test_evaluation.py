@@ -134,6 +134,8 @@ def recount(report: Report) -> dict[str, dict[str, Any]]:
             if event["status"] == "invalid":
                 entry["refused_by_code"][event.get("code") or "(none)"] += 1
                 entry["refused_by_field"][event.get("field") or "(none)"] += 1
+    for entry in counts.values():  # the person accepted what ran
+        entry["accepted"] = entry["done"] + entry["failed"]
     return {action: {k: dict(v) if isinstance(v, Counter) else v for k, v in entry.items()}
             for action, entry in counts.items()}
 
@@ -168,6 +170,7 @@ async def test_per_action_counts_equal_the_outcomes_in_the_transcripts():
         proposed=4, invalid=2, done=1, failed=0, dismissed=1,
         refused_by_code={"invalid-payload": 2}, refused_by_field={"title": 1, "name": 1})
     assert report.actions["remove-todo"].failed == 1
+    assert (report.actions["add-todo"].accepted, report.actions["remove-todo"].accepted) == (1, 1)
     [failed] = report["fails"].proposals
     assert failed["error"] == "no such todo"
 
