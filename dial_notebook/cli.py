@@ -380,7 +380,8 @@ def _subcommand(commands: Any, name: str, summary: str, description: str,
 def _add_notebooks(commands: Any) -> None:
     parser = _subcommand(
         commands, "notebooks", "copy the notebooks and the sample data into a folder",
-        "Copy the notebooks (quickstart, eda-assistant, teaching-dial, prototyping-a-domain) "
+        "Copy the notebooks (quickstart, eda-assistant, teaching-dial, prototyping-a-domain, "
+        "evaluating-a-domain, and the quickstart for marimo) "
         f"and the sample data ({SALES.name}) into DIR, then say how to open them. The "
         "quickstart needs no API key.",
         ["dial-notebook notebooks", "dial-notebook notebooks ~/dial --force",

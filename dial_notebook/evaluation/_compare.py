@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._report import Report, cell, frame_module
+from ._display import cell
+from ._report import Report, frame_module
 
 
 class Comparison:

@@ -25,7 +25,8 @@ BAR = ("display:inline-block;height:0.8em;background:#c0392b;border-radius:2px;"
 LEFT_HEAD = "<th style='text-align:left'>{}</th>"
 
 
-def _e(value: Any) -> str:
+def cell(value: Any) -> str:
+    """``value`` as escaped HTML text ('—' for None)."""
     return "—" if value is None else html.escape(str(value))
 
 
@@ -34,10 +35,10 @@ def summary_table(rows: Iterable[Mapping[str, Any]], reasons: Iterable[list[str]
     head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
                                               "refused", "passed")) + LEFT_HEAD.format("reasons")
     body = "".join(
-        f"<tr><td>{_e(row['name'])}</td><td>{_e(row['status'])}</td>"
-        f"<td>{_e(row['turns'])}</td><td>{_e(row['proposals'])}</td>"
-        f"<td>{_e(row['refused'])}</td><td>{'✓' if row['passed'] else '✗'}</td>"
-        f"<td style='text-align:left'>{_e('; '.join(why))}</td></tr>"
+        f"<tr><td>{cell(row['name'])}</td><td>{cell(row['status'])}</td>"
+        f"<td>{cell(row['turns'])}</td><td>{cell(row['proposals'])}</td>"
+        f"<td>{cell(row['refused'])}</td><td>{'✓' if row['passed'] else '✗'}</td>"
+        f"<td style='text-align:left'>{cell('; '.join(why))}</td></tr>"
         for row, why in zip(rows, reasons, strict=True))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -51,13 +52,13 @@ def refusal_bars(actions: Mapping[str, Any]) -> str:
             continue
         most = fields[0][1]
         lines = "".join(
-            f"<div><span style='display:inline-block;min-width:10em'>{_e(name)}</span>"
+            f"<div><span style='display:inline-block;min-width:10em'>{cell(name)}</span>"
             f"<span style='{BAR};width:{max(4, round(160 * count / most))}px'></span>"
             f"{count}</div>"
             for name, count in fields[:MAX_BARS])
         more = (f"<div>… {len(fields) - MAX_BARS} more fields</div>"
                 if len(fields) > MAX_BARS else "")
-        parts.append(f"<div style='margin:0.4em 0'><strong>{_e(action)}</strong>: "
+        parts.append(f"<div style='margin:0.4em 0'><strong>{cell(action)}</strong>: "
                      f"{stats.invalid} refused, by field{lines}{more}</div>")
     if not parts:
         return ""
@@ -81,9 +82,9 @@ def _proposals(result: Any) -> str:
         errors = proposal.get("errors") or []
         why = "; ".join(f"{e.get('code') or '—'} at {e.get('field') or '—'}: "
                         f"{e.get('hint') or '—'}" for e in errors) or proposal.get("error")
-        rows.append(f"<tr><td>{_e(proposal.get('id'))}</td><td>{_e(proposal.get('action'))}"
-                    f"</td><td>{_e(proposal.get('status'))}</td>"
-                    f"<td style='text-align:left'>{_e(why) if why else ''}</td></tr>")
+        rows.append(f"<tr><td>{cell(proposal.get('id'))}</td><td>{cell(proposal.get('action'))}"
+                    f"</td><td>{cell(proposal.get('status'))}</td>"
+                    f"<td style='text-align:left'>{cell(why) if why else ''}</td></tr>")
     head = ("".join(f"<th>{h}</th>" for h in ("proposal", "action", "outcome"))
             + LEFT_HEAD.format("refused because"))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -93,8 +94,8 @@ def _lint(result: Any) -> str:
     """The lint findings on the agent's replies, by turn."""
     if not result.lint:
         return ""
-    items = "".join(f"<li>turn {_e(f.get('turn'))}, {_e(f.get('severity'))} "
-                    f"<code>{_e(f.get('code'))}</code>: {_e(f.get('message'))}</li>"
+    items = "".join(f"<li>turn {cell(f.get('turn'))}, {cell(f.get('severity'))} "
+                    f"<code>{cell(f.get('code'))}</code>: {cell(f.get('message'))}</li>"
                     for f in result.lint)
     return f"<p>Lint on the replies:</p><ul>{items}</ul>"
 
@@ -103,10 +104,10 @@ def verdict(result: Any) -> str:
     """A scenario's status, turns, time and tokens, pass or fail with its reasons, its
     proposals with their outcomes and the lint findings on its replies."""
     mark = "passed" if result.passed else "failed"
-    why = "".join(f"<li>{_e(reason)}</li>" for reason in result.reasons)
+    why = "".join(f"<li>{cell(reason)}</li>" for reason in result.reasons)
     tokens = (result.tokens or {}).get("total")
-    used = f" · {_e(tokens)} tokens" if tokens is not None else ""
-    return (f"<p><strong>{_e(result.name)}</strong>: {mark} · {_e(result.status)} · "
+    used = f" · {cell(tokens)} tokens" if tokens is not None else ""
+    return (f"<p><strong>{cell(result.name)}</strong>: {mark} · {cell(result.status)} · "
             f"{result.turns} turns · {len(result.proposals)} proposals, {result.refused} "
             f"refused · {result.seconds:.2f} s{used}</p>" + (f"<ul>{why}</ul>" if why else "")
             + _proposals(result) + _lint(result))
@@ -122,7 +123,7 @@ def drill_down(results: Iterable[Any]) -> str:
     for index, result in enumerate(results):
         drawn = conversation(result)
         items.append(
-            f"<details><summary>{_e(result.name)} — {'passed' if result.passed else 'failed'}"
+            f"<details><summary>{cell(result.name)} — {'passed' if result.passed else 'failed'}"
             f"</summary>{verdict(result)}"
             f"{drawn if index == 0 else drawn.replace(style, '', 1)}</details>")
     return f"<div><p><strong>Conversations</strong></p>{''.join(items)}</div>" if items else ""

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import tempfile
@@ -152,11 +151,6 @@ def frame_module() -> Any:
     except ImportError:
         raise ImportError('to_frame() needs pandas: pip install "dial-notebook[data]"') from None
     return pandas
-
-
-def cell(value: Any) -> str:
-    """``value`` as escaped HTML text ('—' for None)."""
-    return "—" if value is None else html.escape(str(value))
 
 
 class Report:

@@ -229,22 +229,19 @@ def wait_for_every_cell(page, timeout: float = 90000) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.content.widgets.every("
-            "(c) => c.model.type !== 'code' || c.model.executionCount)", timeout=timeout)
+        page.wait_for_function(f"() => ({CELLS})().cells.every((c) => c.count)",
+                               timeout=timeout)
     except PlaywrightTimeout:
         OUTPUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUTPUT / "stalled-cells.png"), full_page=True)
         state = page.evaluate(CELLS)
-        waiting = [f"  [{c['count']}] {c['source']!r} → {c['output']!r}"
-                   for c in state["cells"] if not c["count"]]
-        ran = [f"  [{c['count']}] {c['source']!r} → {c['output']!r}"
-               for c in state["cells"] if c["count"]][-2:]
+        lines = {True: [], False: []}
+        for c in state["cells"]:
+            lines[bool(c["count"])].append(f"  [{c['count']}] {c['source']!r} → {c['output']!r}")
         raise AssertionError(
             f"not every cell ran in {timeout / 1000:.0f} s (kernel {state['kernel']});\n"
-            "the last that ran:\n" + "\n".join(ran) + "\nnot run:\n" + "\n".join(waiting)
-        ) from None
-
+            "the last that ran:\n" + "\n".join(lines[True][-2:])
+            + "\nnot run:\n" + "\n".join(lines[False])) from None
 
 
 MOUNT = """async ([source, css, state]) => {
