@@ -160,6 +160,18 @@ def lab_hint() -> str:
     return f'pip install "dial-notebook[{LAB_EXTRA},{DATA_EXTRA}]"'
 
 
+def extra_hint(tool: str) -> str:
+    """'' when ``tool`` (voila, marimo: each the name of its extra) is installed here, else
+    how to install it, to follow the command that needs it.
+
+        >>> extra_hint("no-such-tool")
+        ' (not installed here: pip install "dial-notebook[no-such-tool]")'
+    """
+    if importlib.util.find_spec(tool) is not None:
+        return ""
+    return f' (not installed here: pip install "dial-notebook[{tool}]")'
+
+
 def report_copies(folder: Path, written: list[Path]) -> None:
     """Say what was written and how to open it."""
     print(f"Copied {len(written)} files into {folder}{os.sep}:")
@@ -167,9 +179,11 @@ def report_copies(folder: Path, written: list[Path]) -> None:
         print(f"  {path.name}")
     print("Open the quickstart (an offline demo agent: no API key needed) with:")
     print(f"  jupyter lab {shlex.quote(str(folder / QUICKSTART))}")
-    print(f"or as an app, with no code showing: voila {shlex.quote(str(folder / QUICKSTART))}")
+    print(f"or as an app, with no code showing: voila {shlex.quote(str(folder / QUICKSTART))}"
+          f"{extra_hint('voila')}")
     if (folder / MARIMO_QUICKSTART).is_file():
-        print(f"or in marimo: marimo edit {shlex.quote(str(folder / MARIMO_QUICKSTART))}")
+        print(f"or in marimo: marimo edit {shlex.quote(str(folder / MARIMO_QUICKSTART))}"
+              f"{extra_hint('marimo')}")
     if not jupyterlab_installed():
         print(f"JupyterLab is not installed here: {lab_hint()}")
     elif not pandas_installed():
@@ -185,10 +199,43 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 
 # ---- the demo ------------------------------------------------------------------------------
 
+#: JupyterLab's own log kept to warnings: what it prints is then the address to open (its
+#: token included) and anything that went wrong.
+QUIET_LAB = ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
+
+
+def lab_argv(notebook: Path, extra: Sequence[str], *, root: bool) -> list[str]:
+    """The command that opens ``notebook`` itself in JupyterLab (not the Launcher), served
+    from its folder; as root it passes ``--allow-root`` (JupyterLab refuses to start
+    otherwise), unless ``extra`` says otherwise.
+
+        >>> lab_argv(Path("demo/quickstart.ipynb"), ["--no-browser"], root=False)[2:5]
+        ['jupyterlab', 'quickstart.ipynb', '--LabApp.default_url=/lab/tree/quickstart.ipynb']
+    """
+    given = " ".join(extra)
+    argv = [sys.executable, "-m", "jupyterlab", notebook.name]
+    if "default_url" not in given:
+        argv.append(f"--LabApp.default_url=/lab/tree/{notebook.name}")
+    if "log_level" not in given:  # the address to open and errors; not every extension's news
+        argv += QUIET_LAB
+    if root and "allow-root" not in given:
+        argv.append("--allow-root")
+    return [*argv, *extra]
+
+
+def running_as_root() -> bool:
+    """Whether this process runs as root (containers, cloud notebooks, CI images)."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 def launch_lab(notebook: Path, extra: Sequence[str]) -> int:
     """Open ``notebook`` in JupyterLab, served from its folder; on POSIX this process becomes
     JupyterLab (so Ctrl-C and its prompts are its own), elsewhere it waits for it to exit."""
-    argv = [sys.executable, "-m", "jupyterlab", notebook.name, *extra]
+    root = running_as_root()
+    if root and "allow-root" not in " ".join(extra):
+        print("Running as root: JupyterLab is started with --allow-root.")
+    print("Open the address JupyterLab prints below; stop it with Ctrl-C, twice.")
+    argv = lab_argv(notebook, extra, root=root)
     sys.stdout.flush()
     sys.stderr.flush()
     try:
@@ -302,7 +349,7 @@ def conversation_page(saved: dict[str, Any]) -> tuple[str, int]:
     from dial_notebook.widget._static import export_document
 
     try:
-        transcript = widget_transcript(saved)
+        transcript = widget_transcript(saved, draw_charts=True)  # not a kernel: may wait
     except SnapshotError as exc:
         raise CliError(f"{exc}; nothing was written") from None
     surface = saved.get("surface")

@@ -142,8 +142,10 @@ def _(escape, mo, seen):
 @app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
-    What the agent actually received, turn by turn: the outcome of its proposals in DIAL
-    (`<dial-acknowledge>` + `<dial-declare>`), the domain's context, and your words.
+    What the agent actually received, message by message: the outcome of its proposals in
+    DIAL (`<dial-acknowledge>` + `<dial-declare>`), the domain's context, and your words.
+    Each request counts its turns from 1: turn 2 is the agent told what became of its
+    proposal.
     """)
     return
 
@@ -152,7 +154,8 @@ def _(mo):
 def _(mo, seen):
     mo.plain_text(
         "\n".join(
-            f"── turn {turn} ──\n{message}" for turn, message in seen()["sent"]
+            f"── message {number} (turn {turn} of its request) ──\n{message}"
+            for number, (turn, message) in enumerate(seen()["sent"], 1)
         )
         or "(nothing sent yet)"
     )

@@ -97,14 +97,15 @@ show_notes()
 held
 """),
     md("""
-What the agent actually received, turn by turn: the outcome of its proposals in DIAL
-(`<dial-acknowledge>` + `<dial-declare>`), the domain's context, and your words.
+What the agent actually received, message by message: the outcome of its proposals in DIAL
+(`<dial-acknowledge>` + `<dial-declare>`), the domain's context, and your words. Each request
+counts its turns from 1: turn 2 is the agent told what became of its proposal.
 """),
     code("""
-for event in chat.transcript:
-    if event["type"] == "sent":
-        print(f"── turn {event['turn']} ──")
-        print(event["message"])
+sent = [event for event in chat.transcript if event["type"] == "sent"]
+for number, event in enumerate(sent, 1):
+    print(f"── message {number} (turn {event['turn']} of its request) ──")
+    print(event["message"])
 """),
     md("""
 ## Use a real model
@@ -275,31 +276,40 @@ A domain is the vocabulary of actions an agent may propose, each described by a 
 The same schema checks the agent's payloads (an invalid proposal never reaches the person) and
 the person's edits (every refusal names the field and says how to fix it).
 """),
+    md("""
+The domain is made by a function, so that each conversation below gets a todo list of its
+own: what one adds never shows up in another (the chat starts with an empty list).
+"""),
     code("""
 from dial_notebook import Conversation, SchemaDomain, ScriptedAgent, policy_human
 
-todos: list[dict] = []
-todo = SchemaDomain("todo", context=lambda: f'<context todos="{len(todos)}"/>',
-                    description="A small todo list.")
+def make_todo():
+    \"\"\"A todo domain with an empty todo list of its own.\"\"\"
+    todos: list[dict] = []
+    todo = SchemaDomain("todo", context=lambda: f'<context todos="{len(todos)}"/>',
+                        description="A small todo list.")
 
-@todo.action(
-    schema={"type": "object",
-            "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 80},
-                           "priority": {"enum": ["low", "normal", "high"]},
-                           "due": {"type": "string", "format": "date"}},
-            "required": ["title"], "additionalProperties": False},
-    preview="Add the todo '{title}'",
-)
-def add_todo(payload):
-    \"\"\"Adds a todo.\"\"\"
-    todos.append({"priority": "normal", **payload})
-    return {"count": len(todos)}
+    @todo.action(
+        schema={"type": "object",
+                "properties": {"title": {"type": "string", "minLength": 1, "maxLength": 80},
+                               "priority": {"enum": ["low", "normal", "high"]},
+                               "due": {"type": "string", "format": "date"}},
+                "required": ["title"], "additionalProperties": False},
+        preview="Add the todo '{title}'",
+    )
+    def add_todo(payload):
+        \"\"\"Adds a todo.\"\"\"
+        todos.append({"priority": "normal", **payload})
+        return {"count": len(todos)}
 
-@todo.action(schema={"type": "object"}, mutates=False)
-def list_todos(payload):
-    \"\"\"Lists the todos.\"\"\"
-    return {"todos": todos}
+    @todo.action(schema={"type": "object"}, mutates=False)
+    def list_todos(payload):
+        \"\"\"Lists the todos.\"\"\"
+        return {"todos": todos}
 
+    return todo
+
+todo = make_todo()
 [a["name"] for a in todo.describe()]
 """),
     md("""
@@ -368,21 +378,26 @@ refuses an agent. Run the next cell, then type in the chat:
   title'.* and the list.
 
 Decide a card before typing: words typed while a card waits move on, and the card ends
-*superseded*.
+*superseded*. The chat has a todo list of its own, empty at first: `list todos` lists only
+what you added in it.
 """),
     code("""
 from dial_notebook import ChatWidget, SchemaDemoAgent
 
-chat = ChatWidget(agent=SchemaDemoAgent(todo), domain=todo, title="todo (offline agent)")
+mine = make_todo()  # the chat's own list: the cells below do not add to it
+chat = ChatWidget(agent=SchemaDemoAgent(mine), domain=mine, title="todo (offline agent)")
 display(chat)
 task = chat.say("help")  # returns at once; the conversation runs in the background
 """),
     md("""
-The same agent without a notebook surface: a `Conversation` whose human accepts every card.
-Each broken payload is refused before anyone sees it; the agent then proposes a valid one.
+The same agent without a notebook surface: a `Conversation` whose human accepts every card,
+on a todo list of its own. Each broken payload is refused before anyone sees it; the agent then
+proposes a valid one.
 """),
     code("""
-offline = Conversation(agent=SchemaDemoAgent(todo), domain=todo, human=policy_human("accept"))
+unattended = make_todo()
+offline = Conversation(agent=SchemaDemoAgent(unattended), domain=unattended,
+                       human=policy_human("accept"))
 for request in ["add todo: buy milk", "invalid add-todo", "invalid add-todo enum", "all"]:
     result = await offline.say(request)
     print(f"{request:24} →", [(o["action"], o["status"]) for o in result.outcomes])
@@ -393,25 +408,28 @@ print("\\n".join(e["text"] for e in offline.transcript if e["type"] == "inform")
 ## Connect a model
 
 With a key set (`OPENAI_API_KEY` or `ANTHROPIC_API_KEY`), this cell talks to a real model,
-which gets a system prompt that teaches DIAL and lists these actions with their schemas.
-Without one, it prints that whole prompt: what a model would be told (the chat above stays
-the offline one).
+which gets a system prompt that teaches DIAL and lists these actions with their schemas, and
+a todo list of its own. Without one, it prints that whole prompt: what a model would be told
+(the chat above stays the offline one).
 """),
     code("""
 import os
 
 from dial_notebook import system_prompt
 
+model_todo = make_todo()
 if os.environ.get("OPENAI_API_KEY"):
     from dial_notebook import OpenAIAgent
-    display(ChatWidget(agent=OpenAIAgent(model="gpt-4o-mini", domain=todo), domain=todo))
+    display(ChatWidget(agent=OpenAIAgent(model="gpt-4o-mini", domain=model_todo),
+                       domain=model_todo))
 elif os.environ.get("ANTHROPIC_API_KEY"):
     from dial_notebook import AnthropicAgent
-    display(ChatWidget(agent=AnthropicAgent(model="claude-sonnet-4-5", domain=todo), domain=todo))
+    display(ChatWidget(agent=AnthropicAgent(model="claude-sonnet-4-5", domain=model_todo),
+                       domain=model_todo))
 else:
-    print(system_prompt(todo))
+    print(system_prompt(model_todo))
 """),
-    md("## Save the domain as a file, and load it back\n\nFunctions stay in Python: bind them again by name."),
+    md("## Save the domain as a file, and load it back\n\nFunctions stay in Python: bind them again by name (here, to a list of the loaded domain's own)."),
     code("""
 import tempfile
 from pathlib import Path
@@ -419,9 +437,14 @@ from pathlib import Path
 path = todo.save(Path(tempfile.mkdtemp()) / "todo.json")
 print(path.read_text()[:400], "…")
 
-loaded = SchemaDomain.from_file(path)
-loaded.bind("add-todo", add_todo)
-loaded.bind("list-todos", list_todos)
+loaded, kept = SchemaDomain.from_file(path), []
+
+def add_kept(payload):
+    kept.append({"priority": "normal", **payload})
+    return {"count": len(kept)}
+
+loaded.bind("add-todo", add_kept)
+loaded.bind("list-todos", lambda payload: {"todos": kept})
 loaded.to_dict() == todo.to_dict(), loaded.validate("add-todo", {"title": "x", "due": "soon"})["hint"]
 """),
 ]
@@ -510,8 +533,9 @@ len(scenarios)
 The careful agent: the offline `SchemaDemoAgent`, which makes every payload from the action's
 schema. `agent` is a factory, so each scenario gets an agent (and a history) of its own; so is
 `domain` here (`make_todo`), so each starts from an empty list. While it runs, a bar under the
-cell counts the scenarios as they end; the report then shows a table, and each scenario's
-conversation behind its name (click one to open it).
+cell counts the scenarios as they end; the report then shows a table and, under it, each
+scenario's conversation behind its name (a name in the table takes you there; click it there
+to open it).
 """),
     code("""
 careful = await evaluate(agent=lambda: SchemaDemoAgent(make_todo()), domain=make_todo,

@@ -23,7 +23,7 @@ from dial_notebook.dial import MAX_REPLY_CHARS
 from dial_notebook.domains import Rules
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import python_executor
-from dial_notebook.widget import ChatWidget
+from dial_notebook.widget import ChatWidget, _vegalite
 from dial_notebook.widget._vegalite import VEGA_LITE_TYPE
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "transcript.json"
@@ -140,8 +140,18 @@ async def settled(chat: ChatWidget, task: asyncio.Future[Any]) -> None:
         await asyncio.sleep(0.005)
 
 
+async def charts_drawn(chat: ChatWidget) -> None:
+    """Wait until no chart of ``chat`` is still being drawn (off the loop: _vegalite.py)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + _vegalite.START_SECONDS + 10
+    while any(entry.get("chart") == {"error": _vegalite.DRAWING} for entry in chat.transcript):
+        assert loop.time() < end, "a chart was never drawn"
+        await asyncio.sleep(0.02)
+
+
 async def play() -> list[dict[str, Any]]:
     """Play the conversation; the widget's transcript at the end."""
+    _vegalite._worker.wait_ready(_vegalite.START_SECONDS)  # charts drawn at once, as when warm
     notes = NotesDomain(["buy milk"])
     chat = ChatWidget(agent=Agent(), domain=notes, timeout=0.3, max_turns=2,
                       executors={"python": python_executor({})},
@@ -203,6 +213,7 @@ async def play() -> list[dict[str, Any]]:
         saved = chat.save(Path(folder) / "session.json")
         again = ChatWidget.restore(saved, agent=Agent(), domain=NotesDomain(["buy milk"]),
                                    timeout=0.3, max_turns=2, rules=Rules())
+        await charts_drawn(again)  # a restored widget draws its charts off the loop
         entries = json.loads(json.dumps(again.transcript))
     entries[-1].update(session=".dial/contract.json", saved_at="2026-12-01T17:00:00+00:00")
     return entries

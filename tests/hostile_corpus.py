@@ -1,8 +1,10 @@
-"""Replies a hostile agent sends to take the kernel's time, each with the domain it aims at.
+"""Replies a hostile agent sends to take the kernel's time, each with the domain it aims at;
+and hostile files (a session, a saved report, a scenario YAML) made to do the same.
 
 Shared by ``tests/unit/test_hostile_kernel_time.py`` (every reply is handled, and refused for the
-right reason) and ``tests/bench/bench_hostile.py`` (how long each one holds the kernel; the goal
-is under two seconds for any of them, whatever the schema).
+right reason), ``tests/unit/test_hostile_files.py`` (no file holds the kernel) and
+``tests/bench/bench_hostile.py`` (how long each one holds the kernel; the goal is under two
+seconds for any of them, whatever the schema).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from dial_notebook.dial import MAX_REPLY_CHARS
@@ -113,3 +116,67 @@ CASES = [
     Case("a reply over the parser's limit", one_action(field({})),
          "<dial>" + "x" * (MAX_REPLY_CHARS + 1) + "</dial>", frozenset()),
 ]
+
+
+# -- files -----------------------------------------------------------------------------------------
+
+BARS = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": [{"fruit": "apple", "n": 3}, {"fruit": "pear", "n": 5}]},
+        "mark": "bar", "encoding": {"x": {"field": "fruit", "type": "nominal"},
+                                    "y": {"field": "n", "type": "quantitative"}}}
+
+
+def hostile_session(folder: Path, events: int, *, depth: int = 250) -> Path:
+    """A session file (unsigned, as one from someone else is) with ``events`` informs of 4 KB,
+    a chart every 100 of them, and a payload ``depth`` levels deep (the reader refuses more
+    than 256); in the format ``ChatWidget(session=…)`` saves."""
+    text = "word " * 800
+    transcript: list[dict[str, Any]] = [{"type": "sent", "turn": 1, "message": "go"}]
+    for n in range(events):
+        transcript.append({"type": "inform", "text": f"{n} {text}", "act": "inform"})
+        if n % 100 == 0:
+            transcript.append({"type": "inform", "text": "", "act": "inform",
+                               "render": "chart", "payload": BARS})
+    transcript.append({"type": "inform", "text": "deep", "act": "inform", "payload": "DEEP"})
+    session = {"format": "dial-notebook/conversation", "version": 1,
+               "saved_at": "2026-01-01T00:00:00+00:00", "full_dial": True,
+               "transcript": transcript, "owed": {"outcomes": [], "words": []},
+               "context": {}, "presence": {}, "ids": {"suggestions": 0, "asks": 0,
+                                                      "executes": 0, "delegations": 0,
+                                                      "replies": 1},
+               "running": [], "say": None, "pending": None,
+               "surface": {"entries": [], "usage": {}, "unsent": "", "title": "", "rules": []}}
+    path = folder / "hostile-session.json"
+    deep = "[" * depth + '"x"' + "]" * depth
+    path.write_text(json.dumps(session).replace('"DEEP"', deep))
+    return path
+
+
+def hostile_report(folder: Path, scenarios: int) -> Path:
+    """A saved evaluation report whose every scenario carries 100 events of 2 KB (about
+    200 KB a scenario; the reader takes files up to 20 MB)."""
+    events = [{"type": "inform", "text": "x" * 2_000, "act": "inform"}] * 100
+    results = [{"name": f"s{n}", "status": "idle", "turns": 1, "seconds": 0.1, "passed": True,
+                "tokens": None, "error": None, "reasons": [], "proposals": [],
+                "transcript": events, "lint": [], "outcomes": []} for n in range(scenarios)]
+    report = {"format": "dial-notebook-evaluation", "version": 1, "passed": scenarios,
+              "failed": 0, "actions": {}, "scenarios": results}
+    path = folder / "hostile-report.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def billion_laughs(folder: Path) -> Path:
+    """A scenario YAML whose aliases expand to 10^9 things to say."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, 9)]
+    lines.append("scenarios:\n- name: laughs\n  say: *a8\n  expect: {actions: *a8}")
+    path = folder / "laughs.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def misspelt_reply(size: int) -> str:
+    """A reply of about ``size`` characters of misspelt DIAL tags (every one a lint finding)."""
+    piece = "<dial-infrom>a note</dial-infrom><dial-sugest action='x'>y</dial-sugest>"
+    return envelope(piece * (size // len(piece)))

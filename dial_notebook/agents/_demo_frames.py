@@ -16,8 +16,9 @@
 
 A frame not named is the one last used, or the only one; with several it asks which. A value
 is matched to the column's own spelling ("north" → "North"). Read-only results come back as
-done outcomes and are shown as tables or the chart; a change is reported with the frame's new
-shape and how to undo it (``frames.undo_last()``, named as the notebook has it).
+done outcomes and are shown as tables or the chart (a chart the kernel cannot draw, its result
+``"drawn": false``, is said to be missing and why, never "above"); a change is reported with
+the frame's new shape and how to undo it (``frames.undo_last()``, named as the notebook has it).
 """
 
 from __future__ import annotations
@@ -339,6 +340,9 @@ class FramesBrain(Brain):
                 label = f"Made {result.get('frame')} ({_rows(result.get('rows'))})"
             # the table is on the card (the domain's own result): not repeated here
             return [ack(outcome, f"{label}: on the card above." if label else "Here it is.")]
+        if action == "plot" and result.get("drawn") is False:  # never "above" when it is not
+            why = str(result.get("why") or "the chart renderer could not draw it").rstrip(".")
+            return [ack(outcome, f"The chart could not be drawn: {why}.")]
         if action == "plot" and result.get("vega_lite"):
             return [ack(outcome, "Here is the chart above, drawn from its Vega-Lite spec.")]
         if action == "plot" and result.get("media"):

@@ -29,9 +29,9 @@ from ._elements import (
 from ._envelope import Envelope
 from ._lint import Finding, lint
 from ._outcome import STATUSES, outcome_json, outcome_reply
-from ._parse import MAX_REPLY_CHARS, parse, parse_all
+from ._parse import MAX_ELEMENTS, MAX_REPLY_CHARS, parse, parse_all
 from ._progress import Progress
-from ._scan import extract_prose
+from ._scan import MAX_ENVELOPES, extract_prose
 from ._serialise import to_xml
 from ._unicode import hidden_characters, reveal
 
@@ -40,6 +40,8 @@ _public.shown_as_top_level(Acknowledge, Ask, Declare, Delegate, Element, Envelop
 
 __all__ = [
     "ELEMENT_CLASSES",
+    "MAX_ELEMENTS",
+    "MAX_ENVELOPES",
     "MAX_REPLY_CHARS",
     "STATUSES",
     "Acknowledge",

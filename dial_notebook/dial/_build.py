@@ -213,18 +213,23 @@ def build_element(el: Any, line_offset: int = 0) -> Element | None:
 
 
 def build_elements(
-    root: Any, line_offset: int = 0
+    root: Any, line_offset: int = 0, limit: int | None = None
 ) -> tuple[tuple[Element, ...], tuple[str, ...]]:
     """(elements in order, names of children that are not DIAL elements).
 
     ``line_offset`` is added to lxml's line numbers (the envelope's first line in the reply,
-    minus one) so that ``element.line`` points into the whole reply.
+    minus one) so that ``element.line`` points into the whole reply. ``limit``: read only the
+    first so many child elements (the reply's cap, ``MAX_ELEMENTS``); the rest are not built.
     """
     elements: list[Element] = []
     ignored: list[str] = []
+    left = -1 if limit is None else limit
     for child in root:
         if not isinstance(child.tag, str):  # comments, processing instructions
             continue
+        if left == 0:
+            break
+        left -= 1
         built = build_element(child, line_offset)
         if built is None:
             ignored.append(child.tag)

@@ -204,7 +204,8 @@ class Repair:
     """One thing the parser had to fix in a reply, said for a person.
 
     ``kind`` is stable (``escaped-ampersand``, ``escaped-less-than``, ``closed-tag``,
-    ``dropped-closing-tag``, ``control-characters``, ``recovered``, ``too-large``);
+    ``dropped-closing-tag``, ``control-characters``, ``recovered``, ``too-large``,
+    ``too-many-elements``, ``too-many-envelopes``);
     ``message`` explains it.
     """
 

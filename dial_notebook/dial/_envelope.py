@@ -29,11 +29,12 @@ class Envelope:
         damaged: True when only lxml's recovery could read the envelope: text may be altered.
         rest: envelopes that followed this one in the same reply, in order.
         ignored: names of child elements that are not DIAL and were left out.
+        unread: elements of this envelope past the reply's cap (``MAX_ELEMENTS``), not read.
     """
 
     __slots__ = (
         "_build", "_elements", "actor", "damaged", "ignored", "repairs", "rest",
-        "session", "turn", "version",
+        "session", "turn", "unread", "version",
     )
 
     def __init__(
@@ -48,6 +49,7 @@ class Envelope:
         damaged: bool = False,
         rest: Iterable[Envelope] = (),
         ignored: Iterable[str] = (),
+        unread: int = 0,
         _build: Callable[[], tuple[tuple[Element, ...], tuple[str, ...]]] | None = None,
     ) -> None:
         set_ = object.__setattr__
@@ -61,6 +63,7 @@ class Envelope:
         set_(self, "damaged", damaged)
         set_(self, "rest", tuple(rest))
         set_(self, "ignored", tuple(ignored))
+        set_(self, "unread", unread)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Envelope is immutable")

@@ -5,6 +5,11 @@ refuse it; ``warning``: legal but probably not what was meant; ``info``: worth k
 1-based ``line`` and ``column`` in the reply, and a sentence that says what is wrong and how
 to write it instead.
 
+Bounded, whatever the reply: at most MAX_FINDINGS findings are listed (the rest are counted, and
+one ``more-findings`` finding says how many, without building their messages), and lint stops
+after LINT_SECONDS on its clock (one ``lint-stopped`` finding says where), so a 4 MB reply of
+misspelt tags is linted within about a second. The clock is a parameter: tests pass their own.
+
     >>> [f.code for f in lint('<dial version="0.1"><dial-inform>hi</dial-inform></dial>')]
     ['missing-actor']
 """
@@ -12,7 +17,8 @@ to write it instead.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +26,9 @@ from lxml import etree
 
 from ._build import decode_json, to_number
 from ._elements import ELEMENT_CLASSES, ENVS, RENDER_VALUES, RESPONSE_TYPES, SIGNALS, is_json_type
-from ._parse import MAX_REPLY_CHARS, _recover
+from ._parse import MAX_ELEMENTS, MAX_REPLY_CHARS, _recover
 from ._repair import repair
-from ._scan import Span, find_envelopes
+from ._scan import MAX_ENVELOPES, Span, find_envelopes, unread_from
 from ._unicode import hidden_characters
 
 COMMON_ATTRIBUTES = ("id", "observe", "yield", "addressed-to", "lang")
@@ -69,7 +75,10 @@ _WHERE = {
 _BOOLEANS = ("multi", "default", "disabled", "resume")
 _NUMBERS = ("timeout", "interval")
 MAX_ATTRIBUTES = 64
+#: Findings listed; past them they are counted and one ``more-findings`` says how many.
 MAX_FINDINGS = 200
+#: Longest one lint runs (seconds on its clock); then one ``lint-stopped`` says where.
+LINT_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,73 @@ class _Locator:
         return self.at(line, col)
 
 
+class _Stopped(Exception):
+    """Raised inside the walk when lint's time is up; ``at`` is where it stopped."""
+
+    def __init__(self, at: tuple[int, int]) -> None:
+        super().__init__(at)
+        self.at = at
+
+
+class _Bounds:
+    """What one lint may list and spend: ``cap`` findings kept (the rest only counted, their
+    messages never built) and ``seconds`` on ``clock`` (read once per element checked)."""
+
+    def __init__(self, cap: int, seconds: float, clock: Callable[[], float]) -> None:
+        self.cap, self.seconds, self.clock = cap, seconds, clock
+        self.deadline = clock() + seconds
+        self.findings: list[Finding] = []
+        self.more = 0
+        self.first_more: tuple[int, int] = (1, 1)
+        self.elements = 0  # of the reply's envelopes, against a runtime's MAX_ELEMENTS
+        self.unread_at: tuple[int, int] = (1, 1)
+
+    def count(self, root: Any, loc: _Locator) -> None:
+        """Count ``root``'s elements (in C); note where a runtime stops reading."""
+        count = int(root.xpath("count(*)"))
+        if self.elements <= MAX_ELEMENTS < self.elements + count:
+            first = root.xpath(f"*[{MAX_ELEMENTS - self.elements + 1}]")
+            self.unread_at = loc.of(first[0]) if first else loc.at(1, 1)
+        self.elements += count
+
+    def add(self, at: Callable[[], tuple[int, int]], code: str,
+            message: str | Callable[[], str], severity: str = "error") -> None:
+        if len(self.findings) >= self.cap:
+            if not self.more:
+                self.first_more = at()
+            self.more += 1
+            return
+        line, col = at()
+        text = message if isinstance(message, str) else message()
+        self.findings.append(Finding(line, col, code, text, severity))
+
+    def tick(self, at: Callable[[], tuple[int, int]]) -> None:
+        if self.clock() > self.deadline:
+            raise _Stopped(at())
+
+    def result(self, stopped: tuple[int, int] | None) -> list[Finding]:
+        findings = list(self.findings)
+        if self.elements > MAX_ELEMENTS:
+            line, col = self.unread_at
+            findings.append(Finding(line, col, "too-many-elements",
+                                    f"This reply has {self.elements:,} elements; a runtime "
+                                    f"reads the first {MAX_ELEMENTS:,} and leaves "
+                                    f"{self.elements - MAX_ELEMENTS:,} unread. Propose less "
+                                    "at once."))
+        findings.sort(key=lambda f: (f.line, f.column))
+        if self.more:
+            line, col = self.first_more
+            findings.append(Finding(line, col, "more-findings",
+                                    f"{self.more:,} more findings are not listed (at most "
+                                    f"{self.cap} are).", "info"))
+        if stopped is not None:
+            line, col = stopped
+            findings.append(Finding(line, col, "lint-stopped",
+                                    f"lint stopped after {self.seconds:g} s at line {line}; "
+                                    "the rest of the reply was not checked.", "warning"))
+        return findings
+
+
 def _describe(tag: str) -> str:
     return f"<{tag}>"
 
@@ -115,13 +191,17 @@ def _suggest_name(name: str, known: tuple[str, ...] | list[str]) -> str:
 
 
 class _Linter:
-    def __init__(self, locator: _Locator) -> None:
+    def __init__(self, locator: _Locator, bounds: _Bounds) -> None:
         self.loc = locator
-        self.findings: list[Finding] = []
+        self.bounds = bounds
 
-    def add(self, el: Any, code: str, message: str, severity: str = "error") -> None:
-        line, col = self.loc.of(el)
-        self.findings.append(Finding(line, col, code, message, severity))
+    def add(self, el: Any, code: str, message: str | Callable[[], str],
+            severity: str = "error") -> None:
+        """One finding at ``el``; a callable ``message`` is built only if it is listed."""
+        self.bounds.add(lambda: self.loc.of(el), code, message, severity)
+
+    def tick(self, el: Any) -> None:
+        self.bounds.tick(lambda: self.loc.of(el))
 
     # -- attributes -------------------------------------------------------------------------
     def attributes(self, el: Any, allowed: tuple[str, ...]) -> None:
@@ -134,8 +214,9 @@ class _Linter:
         for name in attrib:
             if name not in allowed:
                 self.add(el, "unknown-attribute",
-                         f"{_describe(el.tag)} has no attribute '{name}' in DIAL v0.1; a runtime "
-                         f"ignores it.{_suggest_name(name, allowed)}", "warning")
+                         lambda name=name: f"{_describe(el.tag)} has no attribute '{name}' in "
+                         f"DIAL v0.1; a runtime ignores it.{_suggest_name(name, allowed)}",
+                         "warning")
         for name in _BOOLEANS:
             v = el.get(name)
             if v is not None and name in allowed and v.strip().lower() not in ("true", "false"):
@@ -154,8 +235,8 @@ class _Linter:
         if v is not None and v not in values:
             listed = ", ".join(values)
             self.add(el, f"invalid-{name}",
-                     f"'{name}' on {_describe(el.tag)} is \"{v[:40]}\", which v0.1 does not know; "
-                     f"use one of: {listed}.{_suggest_name(v, values)}", severity)
+                     lambda: f"'{name}' on {_describe(el.tag)} is \"{v[:40]}\", which v0.1 does "
+                     f"not know; use one of: {listed}.{_suggest_name(v, values)}", severity)
 
     def required(self, el: Any, name: str, why: str) -> None:
         if not (el.get(name) or "").strip():
@@ -165,6 +246,7 @@ class _Linter:
     def children(self, el: Any) -> Iterator[Any]:
         for child in el:
             if isinstance(child.tag, str):
+                self.tick(child)
                 yield child
 
     def check_child(self, parent: Any, child: Any) -> bool:
@@ -182,7 +264,7 @@ class _Linter:
                      "directly inside <dial>, side by side. Move it out.")
         else:
             self.add(child, "unknown-element",
-                     f"{_describe(tag)} is not a DIAL element and will be ignored."
+                     lambda: f"{_describe(tag)} is not a DIAL element and will be ignored."
                      f"{_suggest_name(tag, list(ALLOWED_CHILDREN))}")
         return False
 
@@ -308,10 +390,11 @@ class _Linter:
             self.add(root, "invalid-number",
                      f"'turn' must be a whole number from 1, not \"{turn[:20]}\".")
         self.attributes(root, ROOT_ATTRIBUTES)
-        top = [c for c in self.children(root)]
+        top: list[Any] = []  # listed as they are checked: listing is work too
         ids: dict[str, Any] = {}
         yielded: set[str] = set()
-        for el in top:
+        for el in self.children(root):
+            top.append(el)
             if el.tag not in ELEMENT_CLASSES:
                 if el.tag in _WHERE:
                     self.add(el, "misplaced-element",
@@ -319,8 +402,8 @@ class _Linter:
                              f"only {_WHERE[el.tag]}.")
                 else:
                     self.add(el, "unknown-element",
-                             f"{_describe(el.tag)} is not a DIAL v0.1 element and will be "
-                             f"ignored.{_suggest_name(el.tag, list(ELEMENT_CLASSES))}")
+                             lambda el=el: f"{_describe(el.tag)} is not a DIAL v0.1 element "
+                             f"and will be ignored.{_suggest_name(el.tag, list(ELEMENT_CLASSES))}")
                 continue
             self.element(el)
             eid = el.get("id")
@@ -333,6 +416,7 @@ class _Linter:
                 ids[eid] = el
             yielded.update((el.get("yield") or "").split())
         for el in top:
+            self.tick(el)
             obs = el.get("observe") if el.tag in ELEMENT_CLASSES else None
             if obs and obs not in yielded:
                 self.add(el, "observe-never-yielded",
@@ -354,11 +438,20 @@ def _syntax_findings(source: str, loc: _Locator) -> list[Finding]:
     return []
 
 
-def lint(text: str) -> list[Finding]:
-    """Every problem in an agent's reply, in reply order.
+def lint(text: str, *, max_findings: int = MAX_FINDINGS, seconds: float = LINT_SECONDS,
+         clock: Callable[[], float] = time.monotonic) -> list[Finding]:
+    """Every problem in an agent's reply, in reply order: at most ``max_findings`` of them
+    (then one ``more-findings`` saying how many more), and within ``seconds`` on ``clock``
+    (then one ``lint-stopped`` saying where it stopped).
 
     Args:
         text: the reply as the agent wrote it (prose around the envelope is fine).
+        max_findings: findings listed; the rest are counted.
+        seconds: longest lint runs, read on ``clock`` (``time.monotonic`` by default).
+
+        >>> [f.code for f in lint('<dial actor="a"><dial-infrom/><dial-infrom/></dial>',
+        ...                       max_findings=1)]
+        ['missing-version', 'more-findings']
     """
     if not isinstance(text, str):
         raise TypeError(f"lint() takes a str, not {type(text).__name__}")
@@ -371,22 +464,39 @@ def lint(text: str) -> list[Finding]:
         return [Finding(1, 1, "no-envelope",
                         "There is no <dial> envelope in this reply, so a runtime shows all of it "
                         "as plain text and nothing can be proposed or asked.", "warning")]
-    findings: list[Finding] = []
+    bounds = _Bounds(max_findings, seconds, clock)
+    rest = unread_from(text, spans)
+    if rest is not None:
+        line = text.count("\n", 0, rest) + 1
+        bounds.add(lambda: (line, rest - text.rfind("\n", 0, rest)), "too-many-envelopes",
+                   f"This reply has more than {MAX_ENVELOPES} envelopes; a runtime reads the "
+                   f"first {MAX_ENVELOPES} and leaves the rest of the reply "
+                   f"({len(text) - rest:,} characters) unread. One envelope per reply is "
+                   "clearer.")
+    try:
+        _lint_envelopes(text, spans, bounds)
+    except _Stopped as stopped:
+        return bounds.result(stopped.at)
+    return bounds.result(None)
+
+
+def _lint_envelopes(text: str, spans: list[Span], bounds: _Bounds) -> None:
     if len(spans) > 1:
-        loc = _Locator(text, spans[1])
-        line, col = loc.at(1, 1)
-        findings.append(Finding(line, col, "several-envelopes",
-                                f"This reply has {len(spans)} envelopes; a runtime handles them "
-                                "in order, but one envelope per reply is clearer.", "info"))
+        second = _Locator(text, spans[1])
+        bounds.add(lambda: second.at(1, 1), "several-envelopes",
+                   f"This reply has {len(spans)} envelopes; a runtime handles them in order, "
+                   "but one envelope per reply is clearer.", "info")
     for span in spans:
         loc = _Locator(text, span)
+        bounds.tick(lambda loc=loc: loc.at(1, 1))
         source = text[span.start:span.end]
         if not span.closed:
-            line, col = loc.at(1, 1)
-            findings.append(Finding(line, col, "unclosed-envelope",
-                                    "The <dial> envelope is never closed; end it with </dial>."))
+            bounds.add(lambda loc=loc: loc.at(1, 1), "unclosed-envelope",
+                       "The <dial> envelope is never closed; end it with </dial>.")
         syntax = _syntax_findings(source, loc) if span.closed else []
-        findings += syntax
+        for finding in syntax:
+            bounds.add(lambda f=finding: (f.line, f.column), finding.code, finding.message,
+                       finding.severity)
         parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
         fixed, _ = repair(source) if (syntax or not span.closed) else (source, [])
         try:
@@ -395,10 +505,5 @@ def lint(text: str) -> list[Finding]:
             root = _recover(fixed)
         if root is None or root.tag != "dial":
             continue
-        linter = _Linter(loc)
-        linter.envelope(root)
-        findings += linter.findings
-        if len(findings) > MAX_FINDINGS:
-            break
-    findings.sort(key=lambda f: (f.line, f.column))
-    return findings[:MAX_FINDINGS]
+        bounds.count(root, loc)
+        _Linter(loc, bounds).envelope(root)

@@ -31,6 +31,9 @@ _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)((?:[^<>\"']|\"[^\"]*\"|'[^']*')*)(/?
 _ATTRIBUTE = re.compile(r"([\w:-]+)\s*=\s*(\"[^\"]*\"|'[^']*')")
 #: A tag that is not closed yet may not run on for ever: past this it is text.
 _LONGEST_TAG = 4096
+#: Longer than any character reference (``&CounterClockwiseContourIntegral;`` is 33): a tail
+#: from an '&' longer than this decodes the same now as with whatever follows.
+_LONGEST_ENTITY = 40
 #: Elements whose text is for the person.
 _SHOWN = frozenset({"dial-inform", "dial-acknowledge"})
 #: Elements whose text is not: a payload, the commands of a step, options …
@@ -77,17 +80,20 @@ class Progress:
         self._inside = False  # inside a <dial> envelope
         #: The open DIAL elements, innermost last, each with what it means in words (or None).
         self._stack: list[tuple[str, str | None]] = []
-        self._pieces: list[str] = []  # readable text, in order
-        self._current: list[str] = []  # the readable text being added to now, as written
+        self._pieces: list[str] = []  # readable text, in order, each tidied
+        #: the readable text being added to now: decoded as far as it can be (an entity may
+        #: still be cut at the end), then the undecoded rest (from its last '&', a few
+        #: characters): each character is decoded once, whatever the number of pieces
+        self._current: list[str] = []
+        self._tail = ""
         self._escaped = False  # whether the current text is XML (inside the envelope)
         self._skipping = False  # inside a tag too long to read, until its '>'
 
     @property
     def prose(self) -> str:
         """What a person can read of the reply so far."""
-        pieces = [*self._pieces, self._readable()]
-        tidy = (" ".join(piece.split(" ")).strip() for piece in pieces)
-        return "\n\n".join(piece for piece in tidy if piece)
+        current = self._readable().strip()
+        return "\n\n".join([*self._pieces, current] if current else self._pieces)
 
     @property
     def writing(self) -> str | None:
@@ -137,21 +143,35 @@ class Progress:
         return bool(self._stack) and self._stack[-1][0] in _SHOWN
 
     def _add(self, text: str) -> None:
-        if text and self._shown():
+        if not (text and self._shown()):
+            return
+        self._escaped = self._inside  # the same for all of one current text (see _tag)
+        if not self._escaped:
             self._current.append(text)
-            self._escaped = self._inside
+            return
+        # Entities are decoded once: everything before the last '&' is final (an entity
+        # never spans an '&'); the rest waits, unless it is too long to be an entity's start.
+        text = self._tail + text
+        cut = text.rfind("&")
+        if cut < 0 or len(text) - cut > _LONGEST_ENTITY:
+            self._current.append(html.unescape(text))
+            self._tail = ""
+            return
+        if cut:
+            self._current.append(html.unescape(text[:cut]))
+        self._tail = text[cut:]
 
     def _readable(self) -> str:
-        """The current text, entities decoded when it is XML (an entity may be cut between
-        two pieces, so only the whole is decoded)."""
-        text = "".join(self._current)
-        return html.unescape(text) if self._escaped else text
+        """The current text, entities decoded when it is XML (one cut at the end, between two
+        pieces, decoded as it stands)."""
+        return "".join(self._current) + (html.unescape(self._tail) if self._tail else "")
 
     def _break(self) -> None:
-        readable = self._readable()
-        if readable.strip():
+        readable = self._readable().strip()
+        if readable:
             self._pieces.append(readable)
         self._current = []
+        self._tail = ""
 
     def _tag(self, match: re.Match[str]) -> None:
         closing, name, attributes, empty = match.groups()

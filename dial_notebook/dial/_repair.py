@@ -16,6 +16,7 @@ characters XML forbids (NUL, most control characters) are removed. Every scan is
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ._elements import ELEMENT_CLASSES, Repair
 
@@ -92,9 +93,11 @@ def _escape_strays(text: str) -> tuple[str, int, int]:
 
 
 def _balance_tags(text: str) -> tuple[str, list[Repair]]:
-    """Close tags left open and drop closing tags that close nothing."""
+    """Close tags left open and drop closing tags that close nothing — in one pass, linear
+    in the tags whatever they are (which names are open is counted, not searched)."""
     out: list[str] = []
     stack: list[str] = []
+    open_count: Counter[str] = Counter()
     closed: list[str] = []
     dropped: list[str] = []
     pos = 0
@@ -108,12 +111,14 @@ def _balance_tags(text: str) -> tuple[str, list[Repair]]:
             out.append(m.group(0))
             if not rest.rstrip().endswith("/"):
                 stack.append(name)
-        elif name in stack:
+                open_count[name] += 1
+        elif open_count[name]:
             while stack[-1] != name:
                 missing = stack.pop()
+                open_count[missing] -= 1
                 closed.append(missing)
                 out.append(f"</{missing}>")
-            stack.pop()
+            open_count[stack.pop()] -= 1
             out.append(m.group(0))
         else:
             dropped.append(name)
@@ -124,13 +129,32 @@ def _balance_tags(text: str) -> tuple[str, list[Repair]]:
         out.append(f"</{missing}>")
     repairs: list[Repair] = []
     if closed:
-        names = ", ".join(f"<{n}>" for n in closed)
-        repairs.append(Repair("closed-tag", f"Closed {names}, which the reply left open."))
+        repairs.append(Repair("closed-tag", f"Closed {_named(closed, '<{}>')}, which the "
+                                            "reply left open."))
     if dropped:
-        names = ", ".join(f"</{n}>" for n in dropped)
         repairs.append(Repair("dropped-closing-tag",
-                              f"Dropped {names}, which closed nothing that was open."))
+                              f"Dropped {_named(dropped, '</{}>')}, which closed nothing that "
+                              "was open."))
     return "".join(out), repairs
+
+
+#: Tags a repair names one by one; the rest are counted.
+_NAMED_TAGS = 5
+
+
+def _named(names: list[str], form: str) -> str:
+    """``<a>, <b>`` — or, for many, the first few and how many in all.
+
+        >>> _named(["dial-ask"] * 7, "</{}>")
+        '7 tags (</dial-ask> ×7)'
+        >>> _named(["a", "b"], "<{}>")
+        '<a>, <b>'
+    """
+    if len(names) <= _NAMED_TAGS:
+        return ", ".join(form.format(n) for n in names)
+    counts = Counter(names).most_common(_NAMED_TAGS)
+    listed = ", ".join(f"{form.format(n)} ×{c:,}" for n, c in counts)
+    return f"{len(names):,} tags ({listed}{', …' if len(counts) < len(set(names)) else ''})"
 
 
 def repair(source: str) -> tuple[str, list[Repair]]:

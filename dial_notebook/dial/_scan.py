@@ -15,6 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: Envelopes of one reply that are read; the text from the next one on is not (see
+#: ``unread_from``): a reply of 500,000 ``<dial/>`` costs no more than one of a hundred.
+MAX_ENVELOPES = 100
+
 _OPEN = "<dial"
 # '</dial' then optional whitespace then '>': a character class and one '>' – linear.
 _CLOSER = re.compile(r"</dial[ \t\r\n]*>")
@@ -90,8 +94,9 @@ def _widen_right(text: str, end: int, ceiling: int) -> int:
     return end
 
 
-def find_envelopes(text: str) -> list[Span]:
-    """Every envelope in ``text`` in order. One linear pass.
+def find_envelopes(text: str, limit: int | None = MAX_ENVELOPES) -> list[Span]:
+    """The envelopes in ``text`` in order, at most ``limit`` of them (None: every one). One
+    linear pass, which stops at the limit.
 
     An envelope runs from ``<dial`` to the next ``</dial>``; an opener with no closer runs to
     the end of the text (the parser then closes what is open).
@@ -100,7 +105,7 @@ def find_envelopes(text: str) -> list[Span]:
     pos = 0
     prev_end = 0
     gt = -1  # the last '>' found; reused so that many openers share one forward search
-    while True:
+    while limit is None or len(spans) < limit:
         start = _find_opener(text, pos)
         if start < 0:
             break
@@ -128,6 +133,19 @@ def find_envelopes(text: str) -> list[Span]:
     return widened
 
 
+def unread_from(text: str, spans: list[Span], limit: int | None = MAX_ENVELOPES) -> int | None:
+    """Where the text past the envelope limit starts (the next envelope's ``<dial``), or None
+    when ``spans`` (``find_envelopes(text, limit)``) holds every envelope of ``text``.
+
+        >>> unread_from("<dial/> <dial/> <dial/>", find_envelopes("<dial/> <dial/> <dial/>", 2), 2)
+        16
+    """
+    if limit is None or len(spans) < limit or not spans:
+        return None
+    following = _find_opener(text, spans[-1].end)
+    return following if following >= 0 else None
+
+
 def _tidy_prose(piece: str) -> str:
     """Trim a prose piece and drop fence lines that wrap nothing."""
     lines = piece.strip().splitlines()
@@ -139,7 +157,8 @@ def extract_prose(text: str) -> str:
     """The reply's text outside envelopes, as a person should read it.
 
     Code fences and ``<?xml …?>`` prologs around envelopes are removed; the pieces of prose are
-    joined by one blank line.
+    joined by one blank line. Text from the envelope after the MAX_ENVELOPES-th on is not
+    read, so it is not prose either.
 
         >>> extract_prose('Here you go:\\n```xml\\n<dial actor="agent"></dial>\\n```\\nAnything else?')
         'Here you go:\\n\\nAnything else?'
@@ -148,9 +167,11 @@ def extract_prose(text: str) -> str:
         raise TypeError(f"extract_prose() takes a str, not {type(text).__name__}")
     pieces: list[str] = []
     pos = 0
-    for span in find_envelopes(text):
+    spans = find_envelopes(text)
+    for span in spans:
         pieces.append(text[pos:span.outer_start])
         pos = span.outer_end
-    pieces.append(text[pos:])
+    rest = unread_from(text, spans)  # past MAX_ENVELOPES: not read, so not prose either
+    pieces.append(text[pos:rest])
     tidy = (_tidy_prose(p) for p in pieces)
     return "\n\n".join(p for p in tidy if p)

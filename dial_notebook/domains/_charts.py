@@ -13,12 +13,16 @@ result is
 ``values`` (at most ``MAX_SPEC_ROWS``, sampled, and the subtitle says so), with the columns
 named ``x`` and ``y`` in the data (a column name with a dot or bracket is a path to Vega-Lite)
 and their real names as the axis titles. A result ``{"vega_lite": spec}`` is drawn on the card
-(``dial_notebook/widget/_vegalite.py``).
+(``dial_notebook/widget/_vegalite.py``). When this kernel cannot draw it (``not_drawn``: the
+renderer is not installed), the result says so, ``"drawn": false`` and ``"why"``, so that the
+agent is never told of a chart that is not there. A chart that is merely late (drawn off the
+loop, "Drawing the chart…") claims nothing either way.
 """
 
 from __future__ import annotations
 
 import base64
+import importlib.util
 import io
 import json
 from typing import Any
@@ -33,6 +37,25 @@ MAX_BARS = 50
 #: Rows a Vega-Lite spec carries inline (the widget draws no more).
 MAX_SPEC_ROWS = 5_000
 VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+#: What installs the Vega-Lite renderer (it is in the ``data`` extra too).
+RENDERER_INSTALL = 'pip install "dial-notebook[data]"'
+
+
+def not_drawn() -> dict[str, Any]:
+    """What a Vega-Lite result adds when this kernel cannot draw it: ``{"drawn": False,
+    "why": …}``; ``{}`` when it can (it may still be drawn late, off the loop).
+
+        >>> sorted(not_drawn()) in ([], ["drawn", "why"])
+        True
+    """
+    try:
+        found = importlib.util.find_spec("vl_convert") is not None
+    except (ImportError, ValueError):  # a module entry that is None, or a broken one
+        found = False
+    if found:
+        return {}
+    return {"drawn": False,
+            "why": f"vl-convert-python is not installed ({RENDERER_INSTALL} draws it)"}
 
 
 def chart(frame: Any, *, kind: str, x: str, y: str | None, title: str, bins: int) -> dict[str, Any]:

@@ -12,8 +12,9 @@ when it stops short, what it says comes from the sample and ``sampled`` says so.
      "code": "…", "note": "…" (only when there is something to warn of)}
 
 ``rows`` and ``columns`` compare the frame read (``frame``) with the frame made (``into``);
-``added`` / ``removed`` name the columns only one of them has (a rename is in ``renamed``
-instead); ``dtypes`` gives the type of each column added or replaced. A TABLE is the
+``added`` names the columns only the frame made has, ``removed`` those a change in place
+takes away (a new frame removes nothing: the frame read keeps every column; a rename is in
+``renamed`` instead); ``dtypes`` gives the type of each column added or replaced. A TABLE is the
 ``table`` shape of ``_frames`` with a few of the rows the change affects.
 """
 
@@ -118,7 +119,8 @@ def effect(frame_name: str, into: str, before: Any, after_columns: Sequence[Any]
         removed: list[str] = []
     else:
         added = [name for name in dict.fromkeys(names_after) if name not in names_before]
-        removed = [name for name in dict.fromkeys(names_before) if name not in names_after]
+        removed = [] if into != frame_name else [
+            name for name in dict.fromkeys(names_before) if name not in names_after]
     return {
         "frame": frame_name, "into": into, "rows": [int(rows[0]), int(rows[1])],
         "columns": [len(names_before), len(names_after)], "added": added, "removed": removed,
@@ -135,6 +137,21 @@ def on_sample(frame: Any, part: Any, what: str = "computed on") -> str:
 def number(count: int) -> str:
     """``5,000,000``."""
     return f"{int(count):,}"
+
+
+def count(how_many: int, noun: str) -> str:
+    """``1 row``, ``5,000 rows``: every count a summary says, with its noun agreeing.
+
+        >>> count(1, "row"), count(2_000, "column")
+        ('1 row', '2,000 columns')
+    """
+    return f"{number(how_many)} {noun}{'' if int(how_many) == 1 else 's'}"
+
+
+def change(before: int, after: int, noun: str, *, about: str = "") -> str:
+    """``200 → 64 rows``, ``49 → 1 row``, ``200 → about 3 rows`` (``about``: "about ",
+    "at least ")."""
+    return f"{number(before)} → {about}{count(after, noun)}"
 
 
 def names(items: Sequence[str], *, most: int = 5) -> str:

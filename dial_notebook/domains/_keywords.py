@@ -20,7 +20,6 @@ with ``PATTERN_TIMEOUT``, and every other keyword raises ``OutOfTime`` the momen
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,6 +28,7 @@ from typing import Any
 import regex
 from jsonschema import ValidationError
 
+from ..runtime._budget import budget_clock
 from ._hints import PATTERN_TIMEOUT
 
 #: Seconds one search may take when no budget is set.
@@ -42,16 +42,16 @@ class OutOfTime(Exception):
 
 
 class _Budget:
-    """The deadline of the validation in progress (``time.monotonic()`` seconds)."""
+    """The deadline of the validation in progress (``budget_clock()`` seconds)."""
 
     __slots__ = ("end",)
 
     def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + max(0.0, seconds)
+        self.end = budget_clock() + max(0.0, seconds)
 
     @property
     def left(self) -> float:
-        return max(0.0, self.end - time.monotonic())
+        return max(0.0, self.end - budget_clock())
 
 
 _budget: ContextVar[_Budget | None] = ContextVar("dial_notebook_validation_budget", default=None)
@@ -68,7 +68,7 @@ def time_budget(seconds: float) -> Iterator[None]:
 
 
 def budget_end() -> float | None:
-    """The deadline (``time.monotonic()``) of the validation in progress, or None."""
+    """The deadline (``budget_clock()``) of the validation in progress, or None."""
     budget = _budget.get()
     return None if budget is None else budget.end
 
@@ -79,7 +79,7 @@ def bounded(keyword: Any) -> Any:
     @functools.wraps(keyword)
     def within_budget(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
         budget = _budget.get()
-        if budget is not None and time.monotonic() >= budget.end:
+        if budget is not None and budget_clock() >= budget.end:
             raise OutOfTime
         return keyword(validator, value, instance, schema)
 

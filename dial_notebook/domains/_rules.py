@@ -18,6 +18,10 @@ runs out of time is no match, so the person is asked.
 Scope: ``'conversation'`` rules belong to one conversation; ``'notebook'`` rules to every
 conversation that shares the same ``shared`` store (the notebook widget keeps one per kernel,
 saved in each ``session=`` file). Both are listed, matched and removed through either.
+
+A notebook rule read from a file (``load(rules, origin=…)``) applies to the conversation that
+read it, but to no other until the person confirms it there (``confirm``): a file is data,
+and one chat's file does not make rules for another chat. ``unconfirmed()`` lists those.
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ from referencing import Registry
 
 from .._json_kind import json_kind
 from ..runtime._ports import DomainPort
+from ..runtime._snapshot import RULE_SCOPES
 from ._validation import PayloadValidator, check_schema
 
-#: The scopes a rule may have.
-SCOPES = ("conversation", "notebook")
+#: The scopes a rule may have (as a saved conversation is read: runtime/_snapshot.py).
+SCOPES = RULE_SCOPES
 #: A rule's schema is at most this long, as JSON.
 MAX_SCHEMA_CHARS = 100_000
 #: Seconds one rule may spend on one payload (less when the reply has less left).
@@ -93,6 +98,8 @@ class Rule:
     scope: str = "conversation"
     created: str = field(default_factory=_now)
     fired: int = 0
+    #: The file a notebook rule was read from (None: made in this kernel); not saved.
+    origin: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         check_rule_schema(self.schema)
@@ -162,6 +169,7 @@ class Rules:
         self._shared = shared
         self._listeners: list[Callable[[], Callable[[], None] | None]] = []
         self._issued = 0  # the highest id number given out (the shared store's: for all)
+        self._confirmed: set[str] = set()  # shared rules from a file that apply here too
         if shared is not None:
             shared.on_change(self._changed)
         for rule in rules:
@@ -190,8 +198,42 @@ class Rules:
         raise KeyError(f"there is no rule {rule_id!r} (rules: {known})")
 
     def to_list(self) -> list[dict[str, Any]]:
-        """Every rule as plain JSON, in the order they were made."""
-        return [rule.to_dict() for rule in self]
+        """Every rule that applies here as plain JSON, in the order they were made (what a
+        session file keeps; ``unconfirmed()`` ones are left out)."""
+        return [rule.to_dict() for rule in self.active()]
+
+    def active(self) -> list[Rule]:
+        """The rules that accept proposals here: this conversation's, and the notebook's
+        except those read from another conversation's file and not confirmed here."""
+        return [rule for rule in self if not self._waits(rule)]
+
+    def unconfirmed(self) -> list[Rule]:
+        """Notebook rules another conversation read from its file, not confirmed here: they
+        accept nothing here until ``confirm``."""
+        return [rule for rule in self if self._waits(rule)]
+
+    def confirm(self, rule_id: str) -> Rule:
+        """Let an ``unconfirmed()`` notebook rule apply to this conversation too. Returns it.
+
+            >>> shared = Rules()
+            >>> mine, theirs = Rules(shared=shared), Rules(shared=shared)
+            >>> rule = mine.load([{"id": "r1", "action": "a", "schema": True, "scope": "notebook",
+            ...                    "created": "2026-12-01T10:00:00Z", "fired": 0}],
+            ...                  origin="a.json")[0]
+            >>> mine.match("a", {}) is rule, theirs.match("a", {}) is None
+            (True, True)
+            >>> theirs.confirm("r1") is rule and theirs.match("a", {}) is rule
+            True
+        """
+        rule = self[rule_id]
+        if self._waits(rule):
+            self._confirmed.add(rule_id)
+            self._changed()
+        return rule
+
+    def _waits(self, rule: Rule) -> bool:
+        return (rule.origin is not None and self._shared is not None
+                and rule.id in self._shared._rules and rule.id not in self._confirmed)
 
     def __repr__(self) -> str:
         if not len(self):
@@ -208,7 +250,7 @@ class Rules:
 
     def match(self, action: str, payload: Any) -> Rule | None:
         """The first rule for ``action`` that accepts ``payload``, or None."""
-        for rule in self:
+        for rule in self.active():
             if rule.action == action and rule.accepts(payload):
                 return rule
         return None
@@ -218,7 +260,7 @@ class Rules:
         if rule_id not in self:
             return False
         rule = self[rule_id]
-        return rule.action == action and rule.accepts(payload)
+        return not self._waits(rule) and rule.action == action and rule.accepts(payload)
 
     def fired(self, rule_id: str) -> None:
         """Count one proposal the rule accepted."""
@@ -268,10 +310,13 @@ class Rules:
         store._changed()
         return rule
 
-    def load(self, rules: Iterable[Mapping[str, Any]]) -> list[Rule]:
+    def load(self, rules: Iterable[Mapping[str, Any]], *,
+             origin: str | None = None) -> list[Rule]:
         """Take back saved rules (``to_list()``): conversation rules here, notebook rules into
         the shared store; one already there (same id and schema) is not added twice, and one
-        whose id is taken by another rule gets a new id. Returns the rules added."""
+        whose id is taken by another rule gets a new id. ``origin``: the file they were read
+        from; its notebook rules apply here, and to other conversations only once confirmed
+        there. Returns the rules added."""
         if not isinstance(rules, list | tuple):
             raise ValueError(f"saved rules are a list, not {json_kind(rules)}")
         read = [Rule.from_dict(data) for data in rules]  # all checked before any is added
@@ -281,11 +326,17 @@ class Rules:
                 known = self[rule.id]
                 if (known.action, known.schema, known.scope) == (rule.action, rule.schema,
                                                                  rule.scope):
+                    if self._waits(known):
+                        self._confirmed.add(known.id)  # this file has it too
+                        self._changed()
                     continue
                 rule = Rule(self._new_id(), rule.action, rule.schema, rule.scope,
                             rule.created, rule.fired)
             store = (self._shared if rule.scope == "notebook" and self._shared is not None
                      else self)
+            if store is not self:
+                rule.origin = origin
+                self._confirmed.add(rule.id)
             store._keep(rule)
             store._changed()
             added.append(rule)

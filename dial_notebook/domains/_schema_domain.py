@@ -599,18 +599,19 @@ class SchemaDomain:
 
     def undoable(self, action: str, payload: Any, result: Any) -> bool | str:
         """True when this run of ``action`` (its payload and result) can be taken back exactly
-        now, else why not, in a few words. Never raises.
+        now, else why it no longer can, in a few words; False for an action without undo (it
+        never could be, so there is nothing to explain). Never raises.
 
             >>> domain = SchemaDomain("d")
             >>> _ = domain.add_action("ping", run=lambda p: "pong")
             >>> domain.undoable("ping", {}, domain.run("ping", {}))
-            'it cannot be undone'
+            False
         """
         spec = self._actions.get(action)
         if spec is None:
             return f"there is no action {action!r}"
         if spec.undo is None:
-            return "it cannot be undone"
+            return False
         if spec.mutates and self._run_index(action, payload, result) is None:
             return "it was already undone, or did not run here"
         if spec.undoable is None:

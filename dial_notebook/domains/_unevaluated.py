@@ -17,12 +17,12 @@ the evaluated keys in a set, and checks the deadline as it goes; the verdicts ar
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 from jsonschema import ValidationError
 
+from ..runtime._budget import budget_clock
 from ._keywords import PATTERN_TIMEOUT, OutOfTime, budget_end, search
 
 
@@ -32,7 +32,7 @@ def _valid(errors: Iterator[Any]) -> bool:
 
 def _in_time() -> None:
     end = budget_end()
-    if end is not None and time.monotonic() >= end:
+    if end is not None and budget_clock() >= end:
         raise OutOfTime
 
 

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _dry_run, _expressions, _pandas_code
-from ._charts import KINDS, MAX_BARS, chart, vegalite_spec
+from ._charts import KINDS, MAX_BARS, chart, not_drawn, vegalite_spec
 from ._errors import ActionError
 from ._frames import MAX_ROWS, Revisions, describe_frame, require_pandas, table
 from ._hints import did_you_mean, show
@@ -362,7 +362,7 @@ class DataFramesDomain(SchemaDomain):
     def _plot(self, payload: Payload) -> dict[str, Any]:
         """A chart (line, bar, scatter or histogram) of a frame's columns, as a PNG image (or,
         with ``"format": "vega-lite"``, as a Vega-Lite spec with inline values, drawn by the
-        widget)."""
+        widget; ``"drawn": false`` and ``"why"`` when this kernel cannot draw it)."""
         frame = self._frame(payload["frame"])
         columns = [payload["x"]] + ([payload["y"]] if "y" in payload else [])
         labels = [self._label(frame, c, "x", payload["frame"]) for c in columns]
@@ -371,7 +371,7 @@ class DataFramesDomain(SchemaDomain):
         if payload.get("format") == "vega-lite":
             return {"vega_lite": vegalite_spec(
                 data, payload["x"], payload.get("y"), payload["kind"],
-                title=payload.get("title", ""), bins=payload.get("bins", 20))}
+                title=payload.get("title", ""), bins=payload.get("bins", 20)), **not_drawn()}
         return chart(
             data, kind=payload["kind"], x=payload["x"], y=payload.get("y"),
             title=payload.get("title", ""), bins=payload.get("bins", 20),
@@ -587,8 +587,8 @@ class DataFramesDomain(SchemaDomain):
         into = payload.get("into", payload["frame"])
         existing = self.frames().get(into)
         if into != payload["frame"] and existing is not None:
-            notes.append(f"{into} already holds a frame ({_dry_run.number(len(existing))} rows "
-                         f"× {existing.shape[1]} columns): it will be replaced")
+            notes.append(f"{into} already holds a frame ({_dry_run.count(len(existing), 'row')} "
+                         f"× {_dry_run.count(existing.shape[1], 'column')}): it will be replaced")
         dry = {"summary": summary, "effect": effect,
                "code": self._step_code(action, payload, frame)}
         if notes:
@@ -613,8 +613,8 @@ class DataFramesDomain(SchemaDomain):
             f"{_dry_run.on_sample(frame, part)}; the row counts are estimates"
         about = "" if exact else "about "
         target = name if into == name else f"{name} → {into}"
-        summary = (f"{target}: {_dry_run.number(total)} → {about}{_dry_run.number(kept)} rows, "
-                   f"{frame.shape[1]} columns")
+        summary = (f"{target}: {_dry_run.change(total, kept, 'row', about=about)}, "
+                   f"{_dry_run.count(frame.shape[1], 'column')}")
         effect = _dry_run.effect(name, into, frame, frame.columns, (total, kept),
                                  sample_tables=tables, sampled=sampled)
         return summary, effect, []
@@ -636,11 +636,11 @@ class DataFramesDomain(SchemaDomain):
         if replaced:
             old = _dtype(frame, column)
             notes.append(f"replaces the column {column} ({old} → {dtype})")
-            summary = f"{name}: {_dry_run.number(total)} rows, {count} columns ({column} " \
-                      f"replaced: {old} → {dtype})"
+            summary = f"{name}: {_dry_run.count(total, 'row')}, {_dry_run.count(count, 'column')} " \
+                      f"({column} replaced: {old} → {dtype})"
         else:
-            summary = f"{name}: {_dry_run.number(total)} rows, {count} → " \
-                      f"{changed.shape[1]} columns (adds {column}, {dtype})"
+            summary = f"{name}: {_dry_run.count(total, 'row')}, " \
+                      f"{_dry_run.change(count, changed.shape[1], 'column')} (adds {column}, {dtype})"
         effect = _dry_run.effect(name, name, frame, changed.columns, (total, total),
                                  dtypes={column: dtype}, sample_tables=tables,
                                  sampled=None if exact else _dry_run.on_sample(frame, part))
@@ -656,8 +656,8 @@ class DataFramesDomain(SchemaDomain):
                   _dry_run.shown(renamed, [new for _, new in renames], total=total))
         pairs = {str(old): new for old, new in renames}
         listed = _dry_run.names([f"{old} → {new}" for old, new in pairs.items()])
-        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} columns " \
-                  f"(renames {listed})"
+        summary = f"{name}: {_dry_run.count(total, 'row')}, " \
+                  f"{_dry_run.count(frame.shape[1], 'column')} (renames {listed})"
         effect = _dry_run.effect(name, name, frame, renamed.columns, (total, total),
                                  renamed=pairs, sample_tables=tables)
         return summary, effect, []
@@ -669,8 +669,9 @@ class DataFramesDomain(SchemaDomain):
         total = len(frame)
         tables = (_dry_run.shown(head, self._labels(frame, payload, "columns"), total=total),
                   _dry_run.shown(dropped, total=total))
-        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} → " \
-                  f"{dropped.shape[1]} columns (drops {_dry_run.names(payload['columns'])})"
+        summary = f"{name}: {_dry_run.count(total, 'row')}, " \
+                  f"{_dry_run.change(frame.shape[1], dropped.shape[1], 'column')} " \
+                  f"(drops {_dry_run.names(payload['columns'])})"
         effect = _dry_run.effect(name, name, frame, dropped.columns, (total, total),
                                  sample_tables=tables)
         return summary, effect, []
@@ -692,7 +693,8 @@ class DataFramesDomain(SchemaDomain):
         tables = (_dry_run.shown(frame, labels, total=total),
                   _dry_run.shown(first, labels, total=total))
         order = "" if ascending else " (descending)"
-        summary = f"{name}: {_dry_run.number(total)} rows, {frame.shape[1]} columns, sorted by " \
+        summary = f"{name}: {_dry_run.count(total, 'row')}, " \
+                  f"{_dry_run.count(frame.shape[1], 'column')}, sorted by " \
                   f"{_dry_run.names(payload['by'])}{order}"
         sampled = None if exact else (f"{_dry_run.on_sample(frame, part, 'sorted')}: the first "
                                       "rows of the whole frame may differ")
@@ -712,8 +714,8 @@ class DataFramesDomain(SchemaDomain):
         known = {str(label) for label in frame.columns}
         dtypes = {str(c): str(t) for c, t in grouped.dtypes.items() if str(c) not in known}
         at_least = "" if exact else "at least "
-        summary = f"{name} → {into}: {_dry_run.number(total)} → {at_least}" \
-                  f"{_dry_run.number(groups)} rows, {frame.shape[1]} → {grouped.shape[1]} columns"
+        summary = f"{name} → {into}: {_dry_run.change(total, groups, 'row', about=at_least)}, " \
+                  f"{_dry_run.change(frame.shape[1], grouped.shape[1], 'column')}"
         sampled = None if exact else (
             f"{_dry_run.on_sample(frame, part)}; the row counts are estimates (the new frame has "
             f"at least {_dry_run.number(groups)} rows) and the values shown are the sample's")

@@ -1,6 +1,11 @@
 # How a report looks in a notebook: a summary table, bars of refusals by field, and each
 # scenario's conversation, read-only, behind a disclosure. Plain HTML with inline styles: no
 # script, nothing fetched; every string that came from an agent or a scenario is escaped.
+# Each name in the table links to its disclosure below (``#dial-report-<token>-<n>``: a token
+# new to each drawing, so two reports in one notebook never share a target, and the scenario's
+# index, so no name is ever part of an id). The target is in the disclosure's summary, which is
+# always drawn: JupyterLab handles the click itself (it scrolls to the target, the URL is left
+# alone, a closed disclosure stays closed: measured), so the person lands on the name to click.
 """The HTML of ``Report._repr_html_`` and ``ScenarioResult._repr_html_``.
 
     >>> from dial_notebook.evaluation._report import ActionStats
@@ -13,6 +18,7 @@
 from __future__ import annotations
 
 import html
+import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -30,16 +36,37 @@ def cell(value: Any) -> str:
     return "—" if value is None else html.escape(str(value))
 
 
-def summary_table(rows: Iterable[Mapping[str, Any]], reasons: Iterable[list[str]]) -> str:
-    """One row per scenario: name, status, turns, proposals, refused, passed, reasons."""
+def anchors() -> str:
+    """A new prefix for the ids of one drawing of a report (letters, digits and dashes).
+
+        >>> anchors().startswith("dial-report-") and anchors() != anchors()
+        True
+    """
+    return f"dial-report-{secrets.token_hex(4)}"
+
+
+def _target(prefix: str, index: int) -> str:
+    return f"{prefix}-{index}"
+
+
+def summary_table(rows: Iterable[Mapping[str, Any]], reasons: Iterable[list[str]],
+                  prefix: str | None = None) -> str:
+    """One row per scenario: name, status, turns, proposals, refused, passed, reasons. With
+    ``prefix`` (``anchors()``), each name links to its conversation in ``drill_down``."""
     head = "".join(f"<th>{h}</th>" for h in ("scenario", "status", "turns", "proposals",
                                               "refused", "passed")) + LEFT_HEAD.format("reasons")
+
+    def name(index: int, row: Mapping[str, Any]) -> str:
+        if prefix is None:
+            return cell(row["name"])
+        return f'<a href="#{_target(prefix, index)}">{cell(row["name"])}</a>'
+
     body = "".join(
-        f"<tr><td>{cell(row['name'])}</td><td>{cell(row['status'])}</td>"
+        f"<tr><td>{name(index, row)}</td><td>{cell(row['status'])}</td>"
         f"<td>{cell(row['turns'])}</td><td>{cell(row['proposals'])}</td>"
         f"<td>{cell(row['refused'])}</td><td>{'✓' if row['passed'] else '✗'}</td>"
         f"<td style='text-align:left'>{cell('; '.join(why))}</td></tr>"
-        for row, why in zip(rows, reasons, strict=True))
+        for index, (row, why) in enumerate(zip(rows, reasons, strict=True)))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -113,17 +140,23 @@ def verdict(result: Any) -> str:
             + _proposals(result) + _lint(result))
 
 
-def drill_down(results: Iterable[Any]) -> str:
+def drill_down(results: Iterable[Any], prefix: str | None = None) -> str:
     """Each scenario's verdict and conversation behind a disclosure (no script needed). The
-    renderer's style sheet (scoped to ``.dial-static``) is kept once, not once a scenario."""
+    renderer's style sheet (scoped to ``.dial-static``) is kept once, not once a scenario.
+    With ``prefix``, each disclosure's summary holds the target its name in ``summary_table``
+    links to."""
     from dial_notebook.widget._static import STATIC_CSS
 
     style = f"<style>{STATIC_CSS}</style>"
+
+    def target(index: int) -> str:  # in the summary: drawn, open or closed
+        return "" if prefix is None else f'<span id="{_target(prefix, index)}"></span>'
+
     items = []
     for index, result in enumerate(results):
         drawn = conversation(result)
         items.append(
             f"<details><summary>{cell(result.name)} — {'passed' if result.passed else 'failed'}"
-            f"</summary>{verdict(result)}"
+            f"{target(index)}</summary>{verdict(result)}"
             f"{drawn if index == 0 else drawn.replace(style, '', 1)}</details>")
     return f"<div><p><strong>Conversations</strong></p>{''.join(items)}</div>" if items else ""

@@ -8,16 +8,14 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._data_files import DataFileError
 from . import _display
+from ._report_file import FORMAT, VERSION, check_result, read_report_file
 
-FORMAT = "dial-notebook-evaluation"
-VERSION = 1
-#: The statuses a scenario can end with.
-STATUSES = ("idle", "no-reply", "turn-limit", "error", "timeout")
 #: The key counted for a refusal that names no code or no field.
 NONE_KEY = "(none)"
 
@@ -61,41 +59,12 @@ class ScenarioResult:
 
     @classmethod
     def from_dict(cls, data: Any) -> ScenarioResult:
-        """A result from ``to_dict``'s data; ``ValueError`` when it is not one."""
-        names = [f.name for f in fields(cls)]
-        if not isinstance(data, Mapping) or set(data) != set(names):
-            raise ValueError("not a scenario result: expected the keys " + ", ".join(names))
-        if not isinstance(data["name"], str):
-            raise ValueError(f"not a scenario result: name {data['name']!r}")
-        if data["status"] not in STATUSES:
-            raise ValueError(f"not a scenario result: status {data['status']!r}")
-        for key, (said, holds) in SHAPES.items():
-            if not holds(data[key]):
-                raise ValueError(f"scenario {data['name']!r}: {key} must be {said}, "
-                                 f"not {type(data[key]).__name__}")
-        for proposal in data["proposals"]:
-            if not isinstance(proposal.get("errors", []), list) or not all(
-                    isinstance(error, Mapping) for error in proposal.get("errors", [])):
-                raise ValueError(f"scenario {data['name']!r}: a proposal's errors must be a "
-                                 "list of objects")
-        return cls(**dict(data))
-
-
-#: What each field of a saved ScenarioResult must be: (said as, check).
-SHAPES: dict[str, tuple[str, Any]] = {
-    "turns": ("a whole number ≥ 0", lambda v: isinstance(v, int) and not isinstance(v, bool)
-              and v >= 0),
-    "seconds": ("a number ≥ 0", lambda v: isinstance(v, int | float)
-                and not isinstance(v, bool) and v >= 0),
-    "passed": ("true or false", lambda v: isinstance(v, bool)),
-    "tokens": ("an object or null", lambda v: v is None or isinstance(v, Mapping)),
-    "error": ("a string or null", lambda v: v is None or isinstance(v, str)),
-    "reasons": ("a list of strings", lambda v: isinstance(v, list)
-                and all(isinstance(x, str) for x in v)),
-    **{key: ("a list of objects", lambda v: isinstance(v, list)
-             and all(isinstance(x, Mapping) for x in v))
-       for key in ("outcomes", "proposals", "lint", "transcript")},
-}
+        """A result from ``to_dict``'s data, every field checked; ``ValueError`` naming the
+        field when it is not one (``_report_file.check_result``)."""
+        try:
+            return check_result(data, "")
+        except DataFileError as exc:
+            raise ValueError(f"not a scenario result: {exc}") from None
 
 
 @dataclass
@@ -217,20 +186,16 @@ class Report:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Report:
-        """A report ``save`` wrote; ``ValueError`` when the file is not one."""
+        """A report ``save`` wrote, every field checked (``_report_file``); ``ValueError``
+        naming the file and the field when it is not one.
+
+            Report.load("report.json")   # ValueError: Report.load: report.json:
+                                         #   scenarios[0].turns: must be a whole number, not '2'
+        """
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"Report.load: cannot read {path} as JSON: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"Report.load: {path} is not a saved evaluation report")
-        if data.get("version") != VERSION or not isinstance(data.get("scenarios"), list):
-            raise ValueError(f"Report.load: {path}: unsupported report version "
-                             f"{data.get('version')!r}")
-        try:
-            return cls(ScenarioResult.from_dict(item) for item in data["scenarios"])
-        except ValueError as exc:
-            raise ValueError(f"Report.load: {path}: {exc}") from None
+            return cls(read_report_file(path))
+        except DataFileError as exc:
+            raise ValueError(f"Report.load: {exc}") from None
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per scenario: name, status, turns, proposals, refused, passed, seconds,
@@ -249,14 +214,16 @@ class Report:
         return pandas.DataFrame(self.rows(), columns=columns)
 
     def _repr_html_(self) -> str:
-        """The summary table, bars of refusals by field, and every scenario's conversation
-        behind a disclosure (read-only)."""
+        """The summary table (each name a link to its conversation), bars of refusals by
+        field, and every scenario's conversation behind a disclosure (read-only)."""
         count = len(self.scenarios)
+        prefix = _display.anchors()  # each name in the table opens its conversation below
         return (f"<div><p>{count} scenario{'' if count == 1 else 's'}: {self.passed} passed, "
                 f"{self.failed} failed</p>"
-                + _display.summary_table(self.rows(), (s.reasons for s in self.scenarios))
+                + _display.summary_table(self.rows(), (s.reasons for s in self.scenarios),
+                                         prefix)
                 + _display.refusal_bars(self.actions)
-                + _display.drill_down(self.scenarios) + "</div>")
+                + _display.drill_down(self.scenarios, prefix) + "</div>")
 
     def __repr__(self) -> str:
         return (f"<Report scenarios={len(self.scenarios)} passed={self.passed} "

@@ -1,13 +1,25 @@
 # Running scenarios: each in a conversation of its own, a few at once, and judging what came.
 """``evaluate`` (async) and ``evaluate_sync``: every scenario in its own ``Conversation``, at
 most ``concurrency`` at once; what each came to is read from its transcript and judged
-against its expectation."""
+against its expectation.
+
+    a scenario, within its bound (scenario_timeout, counted from its start):
+        say each message ─ a say ends no-reply / turn-limit ─▶ the scenario ends there, failed
+        judging (read the transcript, lint each reply, check each payload)
+            ─▶ on a worker thread (the loop stays free), checking the bound before each reply
+               and each payload: past it, the rest is skipped and the scenario ends 'timeout'
+            ─▶ not back JUDGING_GRACE after the bound (one lint still going): 'timeout'
+
+A scenario passes only when its conversation ended ``idle`` and every expectation held.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import inspect
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -16,9 +28,38 @@ from .._interrupt import interrupt_wakes_loop
 from ..dial import lint as lint_reply
 from ..dial import parse_all
 from ..runtime import Conversation, policy_human
+from ..runtime._work import TimedOut, in_thread, until_done
 from ._progress import Ending, Progress, choose_view
 from ._report import Report, ScenarioResult
 from ._scenario import Scenario, load_scenarios
+
+#: Seconds judging may still take past a scenario's bound (a reply's lint or a payload check
+#: that had started before it) before the scenario is given up as 'timeout' unjudged.
+JUDGING_GRACE = 2.0
+#: The clock of a scenario's bound while it is judged (a test puts in its own).
+_clock = time.monotonic
+#: The lint finding that says the lint stopped at the scenario's bound.
+CUT_SHORT = "lint-cut-short"
+
+
+class _Bound:
+    """A scenario's deadline on ``_clock`` (None: no bound)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.deadline = None if seconds is None else _clock() + seconds
+        #: Whether some judging was skipped because the bound had passed.
+        self.passed = False
+
+    def over(self) -> bool:
+        """Whether the bound has passed (remembered in ``passed``)."""
+        if self.deadline is not None and _clock() >= self.deadline:
+            self.passed = True
+        return self.passed
+
+    def left(self) -> float | None:
+        """Seconds left before the bound (None: no bound)."""
+        return None if self.deadline is None else max(0.0, self.deadline - _clock())
 
 
 def _agent_factory(agent: Any) -> Callable[[], Any]:
@@ -61,19 +102,24 @@ def _payloads_of(text: str) -> dict[str, Any]:
     return found
 
 
-def read_transcript(transcript: Iterable[Mapping[str, Any]]
+def read_transcript(transcript: Iterable[Mapping[str, Any]], bound: _Bound | None = None
                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The outcomes, proposals and lint findings of a transcript."""
+    """The outcomes, proposals and lint findings of a transcript. Past ``bound``, replies are
+    no longer linted; a last finding (``lint-cut-short``) says how many were not."""
     outcomes: list[dict[str, Any]] = []
     proposals: list[dict[str, Any]] = []
     findings: list[dict[str, Any]] = []
     suggested: dict[str, Any] = {}
     in_reply: dict[str, Any] = {}
+    unlinted = 0
     for event in transcript:
         kind = event.get("type")
         if kind == "reply":
             text = str(event.get("text", ""))
             in_reply = _payloads_of(text)
+            if bound is not None and bound.over():
+                unlinted += 1
+                continue
             findings.extend({"turn": event.get("turn"), "code": f.code, "severity": f.severity,
                              "message": f.message, "line": f.line, "column": f.column}
                             for f in lint_reply(text))
@@ -94,19 +140,33 @@ def read_transcript(transcript: Iterable[Mapping[str, Any]]
             elif outcome.get("status") == "failed":
                 proposal["error"] = outcome.get("error")
             proposals.append(proposal)
+    if unlinted:
+        replies = "reply was" if unlinted == 1 else "replies were"
+        findings.append({"turn": None, "code": CUT_SHORT, "severity": "info",
+                         "message": f"The lint stopped at the scenario's time bound: {unlinted} "
+                                    f"{replies} not linted.", "line": None, "column": None})
     return outcomes, proposals, findings
 
 
-def judge(scenario: Scenario, result: ScenarioResult) -> list[str]:
-    """Why ``result`` fails ``scenario`` (one sentence per failed expectation; [] passes)."""
+def judge(scenario: Scenario, result: ScenarioResult, bound: _Bound | None = None
+          ) -> list[str]:
+    """Why ``result`` fails ``scenario`` ([] passes): first how it ended when that was not
+    ``idle`` (no reply, the turn limit — whatever the expectations), then one sentence per
+    failed expectation. Past ``bound``, payloads are no longer checked."""
     if result.status == "error":
         return [f"the scenario raised {result.error}"]
     if result.status == "timeout":
         return [f"the scenario did not finish in time ({result.error})"]
+    reasons: list[str] = []
+    if result.status == "no-reply":
+        reasons.append(f"the agent did not reply (no-reply): {result.error}")
+    elif result.status == "turn-limit":
+        reasons.append(f"the conversation did not end: {result.error}")
+    elif result.status != "idle":
+        reasons.append(f"the conversation ended {result.status}, not idle")
     expect = scenario.expect
     if expect is None:
-        return []
-    reasons: list[str] = []
+        return reasons
     proposed = list(dict.fromkeys(str(p["action"]) for p in result.proposals))
     listed = ", ".join(proposed) or "nothing"
     for action in expect.actions:
@@ -117,11 +177,11 @@ def judge(scenario: Scenario, result: ScenarioResult) -> list[str]:
         if times:
             reasons.append(f"expected {action} not to be proposed; it was proposed "
                            f"{times} time{'s' if times != 1 else ''}")
-    if expect.status is not None and result.status != expect.status:
-        reasons.append(f"expected the last say to end {expect.status}; it ended {result.status}")
     if expect.max_turns is not None and result.turns > expect.max_turns:
         reasons.append(f"expected at most {expect.max_turns} turns; it took {result.turns}")
     for proposal in result.proposals:
+        if proposal["action"] in expect.payloads and bound is not None and bound.over():
+            break
         if proposal["action"] in expect.payloads and any(
                 error.get("code") == "invalid-json" for error in proposal["errors"]):
             reasons.append(f"the payload of {proposal['action']} ({proposal['id']}) could not "
@@ -141,7 +201,15 @@ def _tokens(agent: Any) -> dict[str, Any] | None:
         return None
     if not isinstance(usage, Mapping):
         return None
-    return {key: usage.get(key) for key in ("input", "output", "total")}
+    return {key: _count(usage.get(key)) for key in ("input", "output", "total")}
+
+
+def _count(value: Any) -> int | None:
+    """A token count as a whole number ≥ 0, or None (a server's odd value is not kept: the
+    saved report must read back)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 async def _close(agent: Any) -> None:
@@ -160,6 +228,7 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
                    make_domain: Callable[[], Any], make_human: Callable[[], Any],
                    options: dict[str, Any], scenario_timeout: float | None) -> ScenarioResult:
     started = time.perf_counter()
+    bound = _Bound(scenario_timeout)
     status, turns, error = "idle", 0, None
     agent: Any = None
     conversation: Conversation | None = None
@@ -172,6 +241,9 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
             for text in scenario.say:
                 said = await conversation.say(text)
                 status, turns = said.status, turns + said.turns
+                if status != "idle":  # the conversation did not end: the rest is not said
+                    error = _why_not_idle(conversation.transcript, status, options)
+                    break
     except TimeoutError as exc:
         if timer.expired():
             status, error = "timeout", f"over {scenario_timeout:g}s"
@@ -182,12 +254,42 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
     finally:
         await _close(agent)
     transcript = list(conversation.transcript) if conversation is not None else []
-    outcomes, proposals, findings = read_transcript(transcript)
-    result = ScenarioResult(
-        name=scenario.name, status=status, turns=turns, outcomes=outcomes,
-        proposals=proposals, lint=findings, seconds=time.perf_counter() - started,
-        tokens=_tokens(agent), error=error, transcript=transcript)
-    result.reasons = judge(scenario, result)
+    made = ScenarioResult(name=scenario.name, status=status, turns=turns, error=error,
+                          tokens=_tokens(agent), transcript=transcript)
+    left = bound.left()
+    try:  # off the loop: a reply's lint or a payload's check may take seconds
+        result = await until_done(in_thread(_judged, scenario, made, bound),
+                                  None if left is None else left + JUDGING_GRACE)
+    except TimedOut:
+        made.status, made.error = "timeout", f"over {scenario_timeout:g}s: judging its replies"
+        made.reasons, made.passed = judge(scenario, made), False
+        result = made
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _why_not_idle(transcript: list[dict[str, Any]], status: str, options: Mapping[str, Any]
+                  ) -> str:
+    """What the transcript says of a say that ended ``status`` (no-reply, turn-limit)."""
+    if status == "turn-limit":
+        return f"it reached the turn limit ({options.get('max_turns')})"
+    for event in reversed(transcript):
+        if event.get("type") == status:
+            return str(event.get("error") or status)
+    return status
+
+
+def _judged(scenario: Scenario, made: ScenarioResult, bound: _Bound) -> ScenarioResult:
+    """A copy of ``made`` with what its transcript holds, judged (on a worker thread; ``made``
+    itself is left to the loop). Judging cut short by the scenario's bound ends it
+    'timeout'."""
+    result = dataclasses.replace(made)
+    result.outcomes, result.proposals, result.lint = read_transcript(result.transcript, bound)
+    result.reasons = judge(scenario, result, bound)
+    if bound.over() and result.status not in ("timeout", "error"):  # it ended past the bound
+        result.status = "timeout"
+        result.error = f"over {bound.seconds:g}s: judging its replies"
+        result.reasons = judge(scenario, result)
     result.passed = not result.reasons
     return result
 
@@ -219,8 +321,14 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
             they end); it may be a coroutine function. What it raises stops the evaluation
             and is raised here.
 
-    A scenario that raises ends ``error`` and one past ``scenario_timeout`` ends ``timeout``;
-    neither stops the others. Cancelling the task cancels every running scenario.
+    A scenario passes only when its conversation ended ``idle`` and every expectation held:
+    one whose agent did not reply (``no-reply``) or that reached the turn limit
+    (``turn-limit``) fails for that reason whatever its expectations, and its remaining
+    messages are not said. A scenario that raises ends ``error`` and one past ``scenario_timeout``
+    ends ``timeout``; none of them stops the others. Judging a scenario (lint on each reply,
+    the expected payloads) runs on a worker thread, so the kernel stays free, and within
+    ``scenario_timeout``: judging that would go past it is cut short and the scenario ends
+    ``timeout``. Cancelling the task cancels every running scenario.
 
     See the package's docstring for an example (``evaluate_sync``, its twin).
     """
@@ -237,7 +345,9 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
     _positive("scenario_timeout", scenario_timeout)
     _positive("timeout", timeout)
     _positive("max_turns", max_turns, whole=True)
-    chosen = load_scenarios(scenarios)
+    # a file is read and checked on a worker thread: the kernel stays free meanwhile
+    chosen = (await in_thread(load_scenarios, scenarios)
+              if isinstance(scenarios, str | os.PathLike) else load_scenarios(scenarios))
     options = {"timeout": timeout, "max_turns": max_turns}
     gate = asyncio.Semaphore(concurrency)
     shown = Progress(len(chosen), choose_view(progress))

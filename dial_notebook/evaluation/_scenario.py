@@ -1,10 +1,9 @@
 # Scenarios and their expectations: what to say to an agent, and what should come of it.
 """``Scenario`` and ``Expectation``, checked strictly as they are made, and ``load_scenarios``
-(a list, or a ``.json`` / ``.yaml`` file holding one)."""
+(a list, or a ``.json`` / ``.yaml`` file holding one, read as data by ``_data_files``)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -13,10 +12,15 @@ from typing import Any
 
 from referencing import Registry
 
+from .._data_files import DataFileError, parse_json, parse_yaml, read_bytes, shown
 from ..domains._validation import PayloadValidator, check_schema
 
 #: The statuses a say can end with (``SayResult.status``).
 SAY_STATUSES = ("idle", "no-reply", "turn-limit")
+
+#: The largest scenario file read: about 1,500 scenarios, read and checked in about a second
+#: (tests/bench/bench_data_files.py).
+MAX_SCENARIO_BYTES = 256 * 1024
 
 _SCENARIO_KEYS = ("name", "say", "expect")
 _EXPECT_KEYS = ("actions", "not_actions", "status", "max_turns", "payloads")
@@ -24,11 +28,11 @@ _EXPECT_KEYS = ("actions", "not_actions", "status", "max_turns", "payloads")
 
 def _names(value: Any, where: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable) or isinstance(value, Mapping):
-        raise ValueError(f"{where}: {key} must be a list of action names, not {value!r}")
+        raise ValueError(f"{where}: {key} must be a list of action names, not {shown(value)}")
     names = tuple(value)
     for name in names:
         if not isinstance(name, str) or not name:
-            raise ValueError(f"{where}: {key} must hold action names (text), not {name!r}")
+            raise ValueError(f"{where}: {key} must hold action names (text), not {shown(name)}")
     return names
 
 
@@ -39,7 +43,9 @@ class Expectation:
     Args:
         actions: each must be proposed at least once.
         not_actions: none may be proposed.
-        status: the status the last say must end with ('idle', 'no-reply', 'turn-limit').
+        status: 'idle' or None. A scenario passes only when its conversation ended idle
+            (a no-reply or a turn limit fails it, whatever is expected), so no other status
+            can be expected.
         max_turns: the turns of all the scenario's says together must be at most this.
         payloads: action → a JSON Schema every proposed payload of that action must meet
             (checked with the validator of the schema's own draft).
@@ -59,21 +65,25 @@ class Expectation:
         object.__setattr__(self, "not_actions", _names(self.not_actions, where, "not_actions"))
         both = sorted(set(self.actions) & set(self.not_actions))
         if both:
-            raise ValueError(f"{where}: {both[0]!r} is in both actions and not_actions")
+            raise ValueError(f"{where}: {shown(both[0])} is in both actions and not_actions")
         if self.status is not None and self.status not in SAY_STATUSES:
             raise ValueError(f"{where}: status must be one of {', '.join(SAY_STATUSES)}, "
-                             f"not {self.status!r}")
+                             f"not {shown(self.status)}")
+        if self.status is not None and self.status != "idle":
+            raise ValueError(f"{where}: status {self.status!r} can never pass: a scenario "
+                             "passes only when its conversation ends idle (leave status out, "
+                             "or write idle)")
         if self.max_turns is not None and (isinstance(self.max_turns, bool) or not isinstance(
                 self.max_turns, int) or self.max_turns < 1):
             raise ValueError(f"{where}: max_turns must be a whole number ≥ 1, "
-                             f"not {self.max_turns!r}")
+                             f"not {shown(self.max_turns)}")
         if not isinstance(self.payloads, Mapping):
             raise ValueError(f"{where}: payloads must map action names to JSON Schemas, "
                              f"not {type(self.payloads).__name__}")
         payloads: dict[str, dict[str, Any]] = {}
         for action, schema in self.payloads.items():
             if not isinstance(action, str) or not action:
-                raise ValueError(f"{where}: payloads: {action!r} is not an action name")
+                raise ValueError(f"{where}: payloads: {shown(action)} is not an action name")
             if not isinstance(schema, Mapping | bool):
                 raise ValueError(f"{where}: payloads.{action} must be a JSON Schema (an "
                                  f"object), not {type(schema).__name__}")
@@ -109,7 +119,7 @@ class Expectation:
             raise ValueError(f"{where}: must be a mapping, not {type(data).__name__}")
         unknown = [key for key in data if key not in _EXPECT_KEYS]
         if unknown:
-            raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: "
+            raise ValueError(f"{where}: unknown key {shown(unknown[0])} (known: "
                              f"{', '.join(_EXPECT_KEYS)})")
         made = cls.__new__(cls)
         values = {"actions": (), "not_actions": (), "status": None, "max_turns": None,
@@ -139,20 +149,20 @@ class Scenario:
     expect: Expectation | None = None
 
     def __post_init__(self) -> None:
-        self._check(f"scenario {self.name!r}")
+        self._check(f"scenario {shown(self.name)}")
 
     def _check(self, where: str) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"{where}: name must be non-empty text, not {self.name!r}")
+            raise ValueError(f"{where}: name must be non-empty text, not {shown(self.name)}")
         say = (self.say,) if isinstance(self.say, str) else self.say
         if isinstance(say, Mapping) or not isinstance(say, Iterable):
-            raise ValueError(f"{where}: say must be a list of messages, not {self.say!r}")
+            raise ValueError(f"{where}: say must be a list of messages, not {shown(self.say)}")
         say = tuple(say)
         if not say:
             raise ValueError(f"{where}: say must hold at least one message")
         for text in say:
             if not isinstance(text, str):
-                raise ValueError(f"{where}: say must hold text, not {text!r}")
+                raise ValueError(f"{where}: say must hold text, not {shown(text)}")
         object.__setattr__(self, "say", say)
         if self.expect is not None and not isinstance(self.expect, Expectation):
             raise ValueError(f"{where}: expect must be an Expectation, "
@@ -168,10 +178,10 @@ class Scenario:
             raise ValueError(f"{where}: must be a mapping with name and say, "
                              f"not {type(data).__name__}")
         if isinstance(data.get("name"), str) and data["name"]:
-            where += f" ({data['name']!r})"
+            where += f" ({shown(data['name'])})"
         unknown = [key for key in data if key not in _SCENARIO_KEYS]
         if unknown:
-            raise ValueError(f"{where}: unknown key {unknown[0]!r} (known: "
+            raise ValueError(f"{where}: unknown key {shown(unknown[0])} (known: "
                              f"{', '.join(_SCENARIO_KEYS)})")
         for key in ("name", "say"):
             if key not in data:
@@ -192,27 +202,21 @@ class Scenario:
 
 
 def _read_file(path: Path) -> Any:
+    """The data in a scenario file: at most ``MAX_SCENARIO_BYTES``, JSON or safe YAML without
+    anchors or aliases, nested at most ``MAX_DEPTH`` (``_data_files``)."""
     suffix = path.suffix.lower()
     if suffix not in (".json", ".yaml", ".yml"):
         raise ValueError(f"load_scenarios: {path} is not a .json, .yaml or .yml file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"load_scenarios: cannot read {path}: {exc.strerror or exc}") from None
-    if suffix == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"load_scenarios: {path} is not valid JSON: {exc}") from None
-    try:
-        import yaml
+        data = read_bytes(path, max_bytes=MAX_SCENARIO_BYTES)
+        if suffix == ".json":
+            return parse_json(data, str(path))
+        return parse_yaml(data, str(path))
+    except DataFileError as exc:
+        raise ValueError(f"load_scenarios: {exc}") from None
     except ImportError:
         raise ImportError('load_scenarios: reading YAML needs pyyaml: '
                           'pip install "dial-notebook[yaml]"') from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ValueError(f"load_scenarios: {path} is not valid YAML: {exc}") from None
 
 
 def load_scenarios(source: Iterable[Scenario | Mapping[str, Any]] | str | os.PathLike[str]
@@ -220,28 +224,38 @@ def load_scenarios(source: Iterable[Scenario | Mapping[str, Any]] | str | os.Pat
     """Scenarios from a list (of ``Scenario`` objects or dicts) or from the path of a
     ``.json`` / ``.yaml`` / ``.yml`` file holding a list of dicts. Names must be unique.
 
+    A file is data: at most ``MAX_SCENARIO_BYTES``, nested at most ``MAX_DEPTH`` levels, YAML
+    without anchors or aliases (refused before anything is built: no "billion laughs") and
+    only JSON's kinds of value; every field is checked. A ``ValueError`` names the file and
+    what is wrong: ``load_scenarios: s.yaml: scenario 0 ('a'): say must hold text, not 1``.
+
         >>> [s.name for s in load_scenarios([{"name": "hi", "say": ["hello"]}])]
         ['hi']
     """
+    named = ""
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         data = _read_file(path)
         if not isinstance(data, list):
             raise ValueError(f"load_scenarios: {path} must hold a list of scenarios, "
                              f"not {type(data).__name__}")
+        named = f"{path}: "
     elif isinstance(source, Mapping) or not isinstance(source, Iterable):
         raise ValueError(f"load_scenarios: expected a list of scenarios or a file path, "
                          f"not {type(source).__name__}")
     else:
         data = list(source)
-    scenarios = [item if isinstance(item, Scenario) else Scenario.from_dict(item, index=i)
-                 for i, item in enumerate(data)]
+    try:
+        scenarios = [item if isinstance(item, Scenario) else Scenario.from_dict(item, index=i)
+                     for i, item in enumerate(data)]
+    except ValueError as exc:  # the file named before the scenario and the field
+        raise ValueError(f"load_scenarios: {named}{exc}") from None
     if not scenarios:
-        raise ValueError("load_scenarios: there are no scenarios")
+        raise ValueError(f"load_scenarios: {named}there are no scenarios")
     seen: set[str] = set()
     for i, scenario in enumerate(scenarios):
         if scenario.name in seen:
-            raise ValueError(f"load_scenarios: scenario {i}: the name {scenario.name!r} is "
-                             f"used twice")
+            raise ValueError(f"load_scenarios: {named}scenario {i}: the name "
+                             f"{shown(scenario.name)} is used twice")
         seen.add(scenario.name)
     return scenarios

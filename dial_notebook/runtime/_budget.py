@@ -17,6 +17,10 @@ A domain that works in steps reads ``time_left()`` and stops in time (``SchemaDo
 validation no more than that). A call that ignores it is still charged when it returns, so a
 reply cannot run over its budget by more than one call.
 
+Every budget of the kernel's time (this one, a validation's deadline) reads one clock,
+``budget_clock()``; ``using_clock`` swaps it, so a test decides what a second is (a virtual
+clock) rather than the load of the machine it runs on.
+
     >>> with spending(Budget(2.0)) as budget:
     ...     budget.charge(0.5)
     ...     round(time_left(), 1)
@@ -28,7 +32,7 @@ reply cannot run over its budget by more than one call.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -37,6 +41,31 @@ from contextvars import ContextVar
 REPLY_SECONDS = 1.5
 #: Seconds of domain work the check of one edit by the person may take.
 EDIT_SECONDS = 2.0
+
+
+#: The clock the budgets read (seconds); replaced only through ``using_clock``.
+_clock: Callable[[], float] = time.perf_counter
+
+
+def budget_clock() -> float:
+    """The time, in seconds, as every budget of the kernel's time reads it (``time.perf_counter``).
+
+    >>> with using_clock(lambda: 42.0):
+    ...     budget_clock()
+    42.0
+    """
+    return _clock()
+
+
+@contextmanager
+def using_clock(clock: Callable[[], float]) -> Iterator[None]:
+    """Make every budget read ``clock`` inside the block (for tests: a virtual clock)."""
+    global _clock
+    previous, _clock = _clock, clock
+    try:
+        yield
+    finally:
+        _clock = previous
 
 
 class Budget:
@@ -95,10 +124,10 @@ def time_left() -> float | None:
 @contextmanager
 def charged() -> Iterator[None]:
     """Time the block and charge it to the current budget (if any)."""
-    started = time.perf_counter()
+    started = budget_clock()
     try:
         yield
     finally:
         budget = _current.get()
         if budget is not None:
-            budget.charge(time.perf_counter() - started)
+            budget.charge(budget_clock() - started)

@@ -23,13 +23,18 @@ orders every reply's elements either way (_schedule.py).
 Cancelling the task that runs ``say`` (a kernel interrupt: the stop button stops a cell that
 awaits a say at once, ../_interrupt.py) ends the say with CancelledError and leaves the
 conversation usable: the suggestion the person was deciding and the reply's remaining
-ones end ``superseded``, an action cut short ends ``failed``, and all of it is owed.
+ones end ``superseded``, and all of it is owed. Stop stops the agent, not the work: a run the
+person approved that has started goes on to its real end (within ``run_timeout``), and that
+outcome is told with the next say.
 
 ``snapshot()`` is the conversation as plain JSON at any moment it waits (for the person, the
-agent or a run), and ``Conversation.restore(snapshot, …)`` carries on from it in a new kernel:
+agent or a run) and at every event (taken inside ``on_event``: each event is emitted only once
+what it reports is recorded, _state.py), and ``Conversation.restore(snapshot, …)`` carries on
+from it in a new kernel:
 ``resume()`` takes up the say that was going where it stood — the card the person was deciding
 comes back (re-checked against the domain), a run that was going ends ``failed`` (code
-``interrupted``), never run again (_snapshot.py, _resume.py).
+``interrupted``), never run again (_snapshot.py, _resume.py). A say being stopped is over from
+the stop's first event on: a snapshot then holds what the stop settles, and no say to take up.
 """
 
 from __future__ import annotations
@@ -43,12 +48,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .._interrupt import interrupt_wakes_loop
-from ..dial import outcome_reply
+from ..dial import MAX_REPLY_CHARS, outcome_reply
 from ._events import Event, Events, OnEvent
 from ._executors import Executors
 from ._outcomes import Outcome
 from ._ports import Agent, AgentPort, Domain, DomainPort, Human, HumanPort
-from ._reply import handle
+from ._reply import KEPT_OF_TOO_LONG, handle
 from ._resume import Restored, settle_interrupted
 from ._review import dry_run as review_dry_run
 from ._review import undo as review_undo
@@ -84,6 +89,8 @@ class _Say:
     turn: int = 0
     #: 'composing' the message, 'sending' it (waiting for the reply), 'handling' the reply
     phase: str = "composing"
+    #: The message once composed and announced ('sent'), before the agent is handed it.
+    message: str | None = None
     reached: list[Outcome] = field(default_factory=list)
     reply: Reply | None = None
     reply_text: str = ""
@@ -134,6 +141,10 @@ class Conversation:
             object with ``match(action, payload)``): a valid proposal of a changing, not
             destructive, not hand-off action that one accepts runs without asking, and its
             outcome names the rule (``_rules.py``). None: the person decides every one.
+        on_signal: called with the signals a surface needs beyond the events (``progress`` of
+            a streamed reply, ``running`` when a run starts; not in the transcript). Without
+            it they go to ``on_event``, unless ``full_dial=False``: then ``on_event`` gets
+            exactly the runtime document's events.
 
     Example::
 
@@ -156,6 +167,7 @@ class Conversation:
         executors: Mapping[str, Any] | None = None,
         actors: Mapping[str, Any] | None = None,
         rules: Any = None,
+        on_signal: OnEvent | None = None,
     ) -> None:
         for name, seconds in (("timeout", timeout), ("run_timeout", run_timeout)):
             if seconds is not None and (isinstance(seconds, bool) or not isinstance(
@@ -174,7 +186,8 @@ class Conversation:
                             f"agent, not {type(actors).__name__}")
         self._agent = AgentPort(agent)
         self._agent_object = agent
-        self._state = State(DomainPort(domain), HumanPort(human), Events(on_event),
+        events = Events(on_event, on_signal, signals_to_on_event=bool(full_dial))
+        self._state = State(DomainPort(domain), HumanPort(human), events,
                             full=bool(full_dial), executors=Executors(executors),
                             actors=dict(actors or {}), run_timeout=_seconds(run_timeout, timeout),
                             rules=None if rules is None else RulesPort(rules))
@@ -342,9 +355,10 @@ class Conversation:
         for the person, the runs going, and ``agent.snapshot()`` when the agent keeps state
         of its own (never a key: the agents leave secrets out). ``surface`` is kept as it
         is, for the surface that saves it (the ChatWidget's entries). Exact whenever the
-        conversation waits — for the person, the agent or a run; taken from inside an
-        ``on_event`` callback it may catch a step half done (the widget saves on the loop).
-        See ``_snapshot.py`` for the format.
+        conversation waits — for the person, the agent or a run — and at every event: taken
+        inside the ``on_event`` callback, it holds what that event reports and what it does
+        not yet (_state.py: record, then tell), so an autosave on every event carries on
+        exactly. See ``_snapshot.py`` for the format.
 
             data = conversation.snapshot()
             later = Conversation.restore(data, agent=agent, domain=domain, human=human)
@@ -355,11 +369,15 @@ class Conversation:
         """``snapshot()`` without the copy: it shares the conversation's own lists, so write
         it out at once and do not change it (what a surface that saves often uses)."""
         state = self._state
+        # events recorded and not yet told (a step that tells several, taken in the middle)
+        # are saved as told: the transcript a restored conversation carries on from
+        replying = self._say.reply if self._say is not None else None
+        told = state.events.transcript
         data: dict[str, Any] = {
             "format": FORMAT, "version": VERSION,
             "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "full_dial": state.full,
-            "transcript": state.events.transcript,
+            "transcript": told + replying.queued if replying and replying.queued else told,
             "owed": {"outcomes": state.owed_outcomes, "words": state.owed_words},
             "context": state.context, "presence": state.presence,
             "ids": {"suggestions": state.assigned, "asks": state.asked,
@@ -370,8 +388,8 @@ class Conversation:
         }
         if self._carry is not None:  # restored and not yet taken up: as it was read
             data["say"], data["pending"] = self._carry.get("say"), self._carry.get("pending")
-        elif self._say is not None:
-            data["say"] = self._say_snapshot(self._say)
+        elif self._say is not None and not (self._say.reply and self._say.reply.stopped):
+            data["say"] = self._say_snapshot(self._say)  # (a stopped one is over: not saved)
             data["pending"] = _pending_snapshot(state.pending) if data["say"]["reply"] else None
         snapshot_of_agent = getattr(self._agent_object, "snapshot", None)
         if callable(snapshot_of_agent):
@@ -385,15 +403,21 @@ class Conversation:
         reply = say.reply
         saved: dict[str, Any] = {"text": say.text, "turn": say.turn, "phase": say.phase,
                                  "reached": say.reached, "reply": None}
+        if say.phase == "composing" and say.message is not None:
+            saved["message"] = say.message  # announced, not yet handed to the agent
         if reply is not None and say.phase == "handling":
             saved["reply"] = {
-                "serial": reply.serial, "turn": reply.turn, "text": say.reply_text,
+                "serial": reply.serial, "turn": reply.turn,
+                # a reply too long to read is kept by its beginning: its length says so
+                "text": (say.reply_text if say.reply_chars <= MAX_REPLY_CHARS
+                         else say.reply_text[:KEPT_OF_TOO_LONG]),
                 "chars": say.reply_chars,
                 "resolved": [[g, i, r.how, r.answer, r.note]
                              for (g, i), r in reply.resolved.items()],
                 "skipped": [list(key) for key in sorted(reply.skipped)],
                 "current": list(reply.current) if reply.current else None,
                 "current_ids": list(reply.current_ids) if reply.current_ids else None,
+                "current_from": reply.current_from if reply.current else None,
                 "outcomes": reply.outcomes,
                 "answers": [[ask.to_dict(), answer] for ask, answer in reply.answers],
                 "said": reply.said,
@@ -444,6 +468,12 @@ class Conversation:
         state.replies = ids.get("replies", 0)
         state.running.update({running_key(entry.get("reply"), entry["id"]): entry
                               for entry in data.get("running") or []})
+        saying = data.get("say") or {}
+        if saying.get("message") is not None:  # announced: the last event says so
+            last = data["transcript"][-1] if data["transcript"] else {}
+            if last != {"type": "sent", "turn": saying["turn"], "message": saying["message"]}:
+                raise SnapshotError("say.message is not the message the transcript's last "
+                                    "'sent' event announced")
         if data.get("say") is not None or state.running:
             conversation._carry = {"say": data.get("say"), "pending": data.get("pending")}
         return conversation
@@ -500,6 +530,8 @@ class Conversation:
                                         "the message carried goes with the next one."})
             return SayResult("no-reply", say.turn, say.reached)
         if say.phase == "composing":
+            if saved.get("message") is not None:  # announced (restore checked): handed over now
+                return await self._loop(say, announced=saved["message"])
             say.turn -= 1  # the turn starts again
             return await self._loop(say)
         reply = self._restored_reply(say, replying or {}, carry.get("pending"))
@@ -523,25 +555,38 @@ class Conversation:
         reply.skipped = {(g, i) for g, i in saved.get("skipped") or []}
         current = saved.get("current")
         ids = saved.get("current_ids")
-        shown = None
+        since = saved.get("current_from") if current else None
+        # what the item going at the snapshot had shown: the transcript since it began (a
+        # snapshot that does not say where: the card or question waiting for the person)
+        shown = list(state.events.transcript[since:]) if isinstance(since, int) else []
         if pending is not None:
             value = pending["value"]
             kinds = ("suggestion",) if pending["kind"] == "suggestion" else ("ask",)
-            shown = next((e for e in reversed(state.events.transcript)
-                          if e.get("type") in kinds and e.get("id") == value.get("id")), None)
+            card = next((e for e in reversed(state.events.transcript)
+                         if e.get("type") in kinds and e.get("id") == value.get("id")), None)
+            if since is None and card is not None:
+                shown = [card]
             if pending["kind"] == "suggestion" and value.get("edits_left") is not None:
                 try:
                     card = Suggestion(**value)
                 except TypeError as exc:
                     raise SnapshotError(f"pending.value: {exc}") from None
                 state.resumed[card.id] = (card, MAX_EDIT_ATTEMPTS - int(card.edits_left or 0))
-        reply.restored = Restored(current=tuple(current) if current else None,
-                                  ids=tuple(ids) if ids else None, shown=shown)  # type: ignore[arg-type]
+        reply.restored = Restored(current=tuple(current) if current else None,  # type: ignore[arg-type]
+                                  ids=tuple(ids) if ids else None,  # type: ignore[arg-type]
+                                  shown=shown, since=since)
         return reply
 
     # -- the turn loop --------------------------------------------------------------------
 
-    async def _loop(self, say: _Say, restored: Reply | None = None) -> SayResult:
+    async def _loop(self, say: _Say, restored: Reply | None = None, *,
+                    announced: str | None = None) -> SayResult:
+        """The turns of ``say``; ``restored``: a reply to take up first; ``announced``: a
+        restored say's message, already in the transcript, to hand to the agent first.
+
+        Record, then tell (_state.py): each event is emitted once the say's record says what
+        it reports — the message composed before 'sent', the say over before 'turn-limit'
+        and 'no-reply', the reply being handled before 'reply'."""
         state = self._state
         self._say = say
         try:
@@ -550,21 +595,27 @@ class Conversation:
                 if not restored.needs_turn():
                     return SayResult("idle", say.turn, say.reached)
             while True:
-                say.turn += 1
-                say.phase, say.reply = "composing", None
-                if say.turn > self._max_turns:
-                    state.events.emit({"type": "turn-limit", "turns": self._max_turns})
-                    return SayResult("turn-limit", self._max_turns, say.reached)
                 outcomes = len(state.owed_outcomes)
                 words = len(state.owed_words)
-                spoken = ([*state.owed_words, say.text] if say.turn == 1
-                          else list(state.owed_words))
-                message = await self._compose(state.owed_outcomes[:outcomes], spoken)
-                state.events.emit({"type": "sent", "turn": say.turn, "message": message})
-                say.phase = "sending"
+                if announced is not None:
+                    message, announced = announced, None
+                else:
+                    say.turn += 1
+                    say.phase, say.reply, say.message = "composing", None, None
+                    if say.turn > self._max_turns:
+                        self._say = None  # the say is over
+                        state.events.emit({"type": "turn-limit", "turns": self._max_turns})
+                        return SayResult("turn-limit", self._max_turns, say.reached)
+                    spoken = ([*state.owed_words, say.text] if say.turn == 1
+                              else list(state.owed_words))
+                    message = await self._compose(state.owed_outcomes[:outcomes], spoken)
+                    say.message = message
+                    state.events.emit({"type": "sent", "turn": say.turn, "message": message})
+                say.phase, say.message = "sending", None
                 try:
                     reply_text = await self._send(message, say.turn)
                 except _NoReply as exc:
+                    self._say = None  # the say is over
                     state.events.emit({"type": "no-reply", "turn": say.turn, "error": str(exc)})
                     return SayResult("no-reply", say.turn, say.reached)
                 # the agent has the message: what it carried is no longer owed

@@ -25,7 +25,11 @@ A suggestion event of a mutating action may carry ``dry_run``: what it would do,
 domain says ({ok, summary, effect, code} or {ok: false, error}; _review.py). An outcome
 ``undone`` is a second, later outcome of a done suggestion (the person took it back).
 
-and kinds the callback gets but the transcript does not keep (``TRANSIENT_TYPES``):
+and signals, kinds the transcript does not keep (``TRANSIENT_TYPES``), for surfaces. They go
+to ``on_signal`` when a conversation has one (the ChatWidget does, in both modes); without
+one, to ``on_event`` with ``full_dial`` only: with ``full_dial=False`` (the reference)
+``on_event`` gets exactly the runtime document's events — ``sent`` … ``turn-limit``, and
+``undo-failed`` only when ``Conversation.undo``, which the reference has not, is called:
 
     progress     turn, prose, writing   a streamed reply so far, readable: the prose without
                                         markup, and what is being written ("proposing:
@@ -59,45 +63,55 @@ OnEvent = Callable[[Event], object]
 class Events:
     """Records events in order and hands each to the ``on_event`` callback."""
 
-    __slots__ = ("_expected", "_on_event", "transcript")
+    __slots__ = ("_expected", "_on_event", "_on_signal", "transcript")
 
-    def __init__(self, on_event: OnEvent | None) -> None:
-        if on_event is not None:
-            if not callable(on_event):
-                raise TypeError(
-                    f"Conversation: on_event must be a callable, not {type(on_event).__name__}"
-                )
-            if inspect.iscoroutinefunction(on_event):
-                raise TypeError(
-                    "Conversation: on_event must be a plain function (it is called for every "
-                    "event, in order, while the turn runs); an async one would never be awaited"
-                )
+    def __init__(self, on_event: OnEvent | None, on_signal: OnEvent | None = None, *,
+                 signals_to_on_event: bool = True) -> None:
+        for name, callback in (("on_event", on_event), ("on_signal", on_signal)):
+            _check_callback(name, callback)
         self._on_event = on_event
+        #: Where signals (``TRANSIENT_TYPES``) go: ``on_signal``, else ``on_event`` when the
+        #: conversation is not in reference mode, else nowhere.
+        self._on_signal = on_signal if on_signal is not None else (
+            on_event if signals_to_on_event else None)
         #: Every event so far, oldest first.
         self.transcript: list[Event] = []
-        self._expected: Event | None = None
+        self._expected: list[Event] = []
 
-    def already_shown(self, event: Event | None) -> None:
-        """The next event is left out when it equals ``event``: a restored conversation offers
-        its pending card again, and the transcript already shows it."""
-        self._expected = event
+    def already_shown(self, events: list[Event] | None) -> None:
+        """Events equal to these (in order) are left out: a restored conversation takes up the
+        item that was going where it stood, and the transcript already shows what that item
+        had shown (its card, its question …). None: every event is recorded again."""
+        self._expected = list(events or ())
 
     def emit(self, event: Event) -> None:
         """Record ``event`` (a dict whose first key is ``type``) and pass it to the callback."""
-        expected, self._expected = self._expected, None
-        if expected is not None and event == expected:
+        if self._expected and event in self._expected:  # already shown (a restored item)
+            del self._expected[:self._expected.index(event) + 1]
             return
         self.transcript.append(event)
         if self._on_event is not None:
             self._on_event(event)
 
     def transient(self, event: Event) -> None:
-        """Pass ``event`` to the callback without keeping it (a streamed reply's progress:
-        the reply event that follows holds the text)."""
-        if self._on_event is not None:
-            self._on_event(event)
+        """Pass the signal ``event`` on without keeping it (a streamed reply's progress: the
+        reply event that follows holds the text), to ``on_signal`` (see the header)."""
+        if self._on_signal is not None:
+            self._on_signal(event)
 
     def emit_quietly(self, event: Event) -> None:
         """``emit`` on a path that is already raising: a failing callback must not hide why."""
         with contextlib.suppress(Exception):  # the transcript has it; the first error wins
             self.emit(event)
+
+
+def _check_callback(name: str, callback: OnEvent | None) -> None:
+    if callback is None:
+        return
+    if not callable(callback):
+        raise TypeError(f"Conversation: {name} must be a callable, not {type(callback).__name__}")
+    if inspect.iscoroutinefunction(callback):
+        raise TypeError(
+            f"Conversation: {name} must be a plain function (it is called for every event, in "
+            "order, while the turn runs); an async one would never be awaited"
+        )

@@ -49,10 +49,10 @@ from typing import Any
 from ..dial import Execute, Step, hidden_characters, reveal
 from ._gate import Gate, observed
 from ._outcomes import ended, failure, interrupted, returned
-from ._ports import call
+from ._run_gate import Approval, start_step
 from ._state import Reply
 from ._suggestion import EditCheck, Suggestion, person_decides
-from ._work import in_thread, on_end
+from ._work import on_end
 from ._yields import Resolution
 
 #: The action name of an execute block as the person and the agent see it.
@@ -218,10 +218,10 @@ class _Block:
             raise
 
     async def _decide(self, suggestion: Suggestion) -> Resolution:
-        decided = await person_decides(self.reply, suggestion, self._check_edit)
-        if decided.verdict == "run":
-            steps = self.steps if decided.as_proposed else decided.payload
-            return await self._run(steps, edited=decided.edited)
+        decided = await person_decides(self.reply, suggestion, self._check_edit,
+                                       runs=self.steps)
+        if decided.verdict == "run" and decided.approval is not None:
+            return await self._run(decided.approval, edited=decided.edited)
         if decided.verdict == "invalid":
             issue = decided.issue or {}
             return self.settle("invalid", code=issue.get("code"), field=issue.get("field"),
@@ -234,9 +234,9 @@ class _Block:
             return EditCheck(issue=issue, shown=issue)
         return EditCheck(run=steps, changed=steps != self.steps)
 
-    async def _run(self, steps: tuple[Step, ...], *, edited: bool) -> Resolution:
+    async def _run(self, approval: Approval, *, edited: bool) -> Resolution:
         self.settled = True  # from here on, every step settles itself
-        run = _Steps(self, steps, edited)
+        run = _Steps(self, approval, edited)
         ok = await run.all()
         return Resolution("done" if ok else "failed")
 
@@ -244,10 +244,12 @@ class _Block:
 class _Steps:
     """One run of a block's steps: their observe/yield tree, concurrently where it allows."""
 
-    def __init__(self, block: _Block, steps: tuple[Step, ...], edited: bool) -> None:
+    def __init__(self, block: _Block, approval: Approval, edited: bool) -> None:
         self.block = block
         self.reply = block.reply
-        self.steps = steps
+        self.approval = approval  # the person's decision on the card (_run_gate.py)
+        self.steps: tuple[Step, ...] = approval.payload
+        steps = self.steps
         self.extra = {"edited": True} if edited else {}
         names = [f"step '{sid}'" for sid in block.ids]
         self.gate = Gate([observed(s.observe) for s in steps], [s.yields for s in steps],
@@ -302,13 +304,11 @@ class _Steps:
 
     async def _one(self, index: int, step: Step) -> Any:
         self.remember(index, begun=True)
-        executor = self.reply.state.executors.get(step.env)
-        if executor is None:
-            raise self.reply.state.executors.missing(step.env)
-        if getattr(executor, "in_thread", False):  # blocking (http): on a worker thread
-            self.threads[index] = in_thread(executor, step)
-            return await asyncio.shield(self.threads[index])
-        return await call(executor, step)
+        running = start_step(self.reply.state, self.approval, self.block.id, step)
+        if isinstance(running, asyncio.Future):  # blocking (http): on a worker thread
+            self.threads[index] = running
+            return await asyncio.shield(running)
+        return await running
 
     def _interrupted(self, index: int, task: asyncio.Task[Any]) -> None:
         """A started step when the block is interrupted: its real end, whenever that is — at

@@ -22,7 +22,8 @@ naming it, and the turn loop calls every method the same way:
                                           (a dict; never changes state; bounded: _review.py)
             undo(action, payload, result) optional: takes a done run back (Undo → 'undone')
             undoable(action, payload, result)
-                                          optional: True, or why it can no longer be undone
+                                          optional: True, or why it can no longer be undone;
+                                          False: it never could be (nothing is said of it)
     human   decide(suggestion)            -> {'accept': True} | {'dismiss': True} | {'edit': p}
                                              | {'say': text}           (required)
             answer(ask)                   -> text, '' or None
@@ -295,7 +296,8 @@ class DomainPort:
 
     def start_run(self, action: str, payload: Any) -> asyncio.Future[Any]:
         """The run started: a blocking ``run`` on a worker thread (so it can be bounded in
-        time and the kernel stays free), an async one as a task (_work.py)."""
+        time and the kernel stays free), an async one as a task (_work.py). Called by the run
+        gate only, with a decision record (_run_gate.py; a unit test checks the callers)."""
         return start(self._run, action, payload)
 
     async def declare(self, key: str, value: Any) -> None:

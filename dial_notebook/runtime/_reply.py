@@ -22,7 +22,10 @@ damaged envelope's elements are handled like any others.
 
 A reply longer than the parser reads (``MAX_REPLY_CHARS``) is not handled: its 'reply' event
 keeps only its beginning (``truncated``, ``chars``) and an 'inform' (act ``unread``) says so,
-so neither the transcript nor a surface ever holds it whole.
+so neither the transcript nor a surface ever holds it whole. A reply's elements past
+``MAX_ELEMENTS`` are not read either (the parser counts them): an 'inform' (act ``unread``) says
+how many, and none of them is handled (no suggestion, so no outcome, is made of them); so
+does the text past the reply's ``MAX_ENVELOPES``-th envelope, which is not read at all.
 
 If handling stops part-way (a human or callback raised, the task was cancelled), every
 proposal of the reply not yet reached is still settled — a suggestion ``superseded`` (or
@@ -35,7 +38,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
-from ..dial import MAX_REPLY_CHARS, Declare, Element, Envelope, Suggest, extract_prose, parse
+from ..dial import (
+    MAX_ELEMENTS,
+    MAX_REPLY_CHARS,
+    Declare,
+    Element,
+    Envelope,
+    Suggest,
+    extract_prose,
+    parse,
+)
 from ._ask import on_ask, person_words
 from ._budget import REPLY_SECONDS, Budget, spending
 from ._context import on_declare
@@ -153,21 +165,47 @@ def items_of(envelope: Envelope) -> list[Item]:
     return items
 
 
+def _outcome_ends(reply: Reply, outcome: dict[str, Any]) -> Resolution:
+    """A suggest's or a delegate's one outcome ends it, resolved as its status."""
+    return Resolution(outcome["status"])
+
+
+def _block_ends(reply: Reply, outcome: dict[str, Any]) -> Resolution | None:
+    """An execute block ends with its own outcome (it never ran), or with the outcome of its
+    last step still to settle: 'done' when every step was done, else 'failed'."""
+    block = outcome.get("block")
+    if block is None:
+        return Resolution(outcome["status"])
+    item = list(reply.current or ())
+    if any(entry.get("reply") == reply.serial and entry.get("item") == item
+           for entry in reply.state.running.values()):
+        return None  # steps still to settle
+    steps = [o["status"] for o in reply.outcomes if o.get("block") == block]
+    return Resolution("done" if all(status == "done" for status in steps) else "failed")
+
+
+#: Element kind → how the outcome that ends such an item resolves it (record, then tell:
+#: the item is resolved before that outcome's event is emitted; _state.py).
+ENDS = {"suggest": _outcome_ends, "delegate": _outcome_ends, "execute": _block_ends}
+
+
 async def _activate(reply: Reply, item: Item) -> Resolution:
-    """Handle one item, recording how it resolved (what a snapshot keeps); an item a restored
-    reply had already resolved is recalled, not handled again (_resume.py)."""
+    """Handle one item, recording how it resolved (what a snapshot keeps) — before its last
+    event when that is an outcome; an item a restored reply had already resolved is recalled,
+    not handled again (_resume.py)."""
     key = reply.keys[id(item)]
     if key in reply.resolved:
         return reply.resolved[key]
-    state = reply.state
+    ends = ENDS.get(item.element.kind)
     if reply.restored is not None and reply.restored.current == key:
-        resolution = await reply.restored.take_up(reply, lambda: _handle_item(reply, item))
+        resolution = await reply.restored.take_up(reply, lambda: _handle_item(reply, item),
+                                                  ends)
     else:
-        reply.current, reply.current_ids = key, state.ids()
+        reply.begin(key)
+        reply.ends = ends
         resolution = await _handle_item(reply, item)
-    reply.resolved[key] = resolution
-    reply.current = reply.current_ids = None
-    return resolution
+    reply.current = key
+    return reply.finish(resolution)
 
 
 async def _handle_item(reply: Reply, item: Item) -> Resolution:
@@ -176,13 +214,15 @@ async def _handle_item(reply: Reply, item: Item) -> Resolution:
         return UNRESOLVED
     if reply.state.full and not for_this_surface(item.element):
         resolution = addressed_elsewhere(reply, item.element)
+        reply.finish(resolution)  # resolved before its outcome is told
         _settle_skipped(reply, item, f"It {resolution.note}.")
         return resolution
     return await handler(reply, item)
 
 
 def _skip(reply: Reply, item: Item, reason: str) -> None:
-    """Report, once, an element whose observed event never fired."""
+    """Report, once, an element whose observed event never fired: recorded as skipped (with
+    its outcome, for a proposal) before the report and the outcome are told."""
     key = reply.keys[id(item)]
     if key in reply.skipped:
         return  # a restored reply: reported before the snapshot
@@ -192,25 +232,34 @@ def _skip(reply: Reply, item: Item, reason: str) -> None:
         return  # ignored anyway
     article = "an" if element.kind[:1] in "aeiou" else "a"
     name = f"{element.kind} '{element.id}'" if element.id else f"{article} {element.kind}"
-    reply.state.events.emit({
+    report = {
         "type": "inform", "text": f"Skipped {name}: {reason}.", "act": "skipped",
         "element": element.kind, "id": element.id, "observe": element.observe,
         "reason": reason,
-    })
-    _settle_skipped(reply, item, f"It was not shown: {reason}.")
+    }
+    if not _settle_skipped(reply, item, f"It was not shown: {reason}.", first=report):
+        reply.tell(report)
 
 
-def _settle_skipped(reply: Reply, item: Item, hint: str) -> None:
-    """A proposal that will never be shown still ends in one outcome: skipped, saying why."""
+def _settle_skipped(reply: Reply, item: Item, hint: str, *,
+                    first: dict[str, Any] | None = None) -> bool:
+    """A proposal that will never be shown still ends in one outcome: skipped, saying why
+    (told after ``first``). False when the element is no proposal (nothing settled)."""
     element = item.element
     state = reply.state
     if isinstance(element, Suggest):
         action = element.action or ""
         payload, _ = payload_of(element, item.declare)
         preview = state.domain.preview_now(action, payload) if state.domain.spec(action) else ""
-        reply.settle(state.suggestion_id(element.id), action, "skipped", preview, hint=hint)
-    elif element.kind == "execute":
+        reply.settle(state.suggestion_id(element.id), action, "skipped", preview, hint=hint,
+                     first=first)
+        return True
+    if element.kind == "execute":
+        if first is not None:
+            reply.queued.append(first)  # told before the block's outcome
         settle_block(reply, element, "skipped", hint=hint)  # type: ignore[arg-type]
+        return True
+    return False
 
 
 def _settle_unreached(reply: Reply, item: Item) -> None:
@@ -225,13 +274,36 @@ def _settle_unreached(reply: Reply, item: Item) -> None:
 KEPT_OF_TOO_LONG = 2_000
 
 
-def _too_long(events: Any, turn: int, text: str, chars: int) -> None:
+def _too_long(reply: Reply, turn: int, text: str, chars: int) -> None:
     """A reply over the parser's limit: its beginning is kept, it is said that it went unread."""
-    events.emit({"type": "reply", "turn": turn, "text": text[:KEPT_OF_TOO_LONG],
-                 "truncated": True, "chars": chars})
-    events.emit({"type": "inform", "act": "unread",
-                 "text": f"The agent's reply was not read: it is {chars:,} characters long, "
-                         f"over the limit of {MAX_REPLY_CHARS:,}."})
+    reply.tell({"type": "reply", "turn": turn, "text": text[:KEPT_OF_TOO_LONG],
+                "truncated": True, "chars": chars},
+               {"type": "inform", "act": "unread",
+                "text": f"The agent's reply was not read: it is {chars:,} characters long, "
+                        f"over the limit of {MAX_REPLY_CHARS:,}."})
+
+
+def _opening(turn: int, text: str, envelope: Any) -> list[dict[str, Any]]:
+    """The events a reply opens with: 'reply', then an 'inform' of its text without an
+    envelope, or of its prose, and one saying what of it was not read."""
+    events: list[dict[str, Any]] = [{"type": "reply", "turn": turn, "text": text}]
+    if envelope is None:
+        if text.strip():
+            events.append({"type": "inform", "text": text.strip()})
+        return events
+    prose = extract_prose(text).strip()
+    if prose:
+        events.append({"type": "inform", "text": prose})
+    unread = sum(env.unread for env in envelope.all())  # past MAX_ELEMENTS (dial/_parse.py)
+    if unread:
+        events.append({"type": "inform", "act": "unread",
+                       "text": f"{unread:,} element{'s' if unread != 1 else ''} of the agent's "
+                               f"reply {'were' if unread != 1 else 'was'} not read: a reply is "
+                               f"read up to its first {MAX_ELEMENTS:,} elements."})
+    cuts = [r.message for env in envelope.all() for r in env.repairs
+            if r.kind == "too-many-envelopes"]  # past MAX_ENVELOPES: not read at all
+    events += [{"type": "inform", "act": "unread", "text": cut} for cut in cuts]
+    return events
 
 
 def reply_items(text: str) -> list[list[Item]]:
@@ -247,12 +319,12 @@ async def handle(reply: Reply, turn: int, text: str, chars: int | None = None) -
 
     A reply restored from a snapshot (``reply.restored``) is taken up where it stood: what
     was shown is not shown again, what resolved is recalled (_resume.py)."""
-    events = reply.state.events
     reply.turn = turn
     resuming = reply.restored is not None
     chars = max(chars or 0, len(text))
     if chars > MAX_REPLY_CHARS:
-        _too_long(events, turn, text, chars)
+        if not resuming:
+            _too_long(reply, turn, text, chars)
         return
     envelope = parse(text)
     groups = [items_of(env) for env in envelope.all()] if envelope is not None else []
@@ -262,24 +334,24 @@ async def handle(reply: Reply, turn: int, text: str, chars: int | None = None) -
                  if reply.keys[id(item)] not in reply.resolved
                  and reply.keys[id(item)] not in reply.skipped}
     reply.asks = sum(1 for items in groups for item in items if item.element.kind == "ask")
+
+    def settle_the_rest() -> None:  # when the handling stops part-way (Reply.stop)
+        for key in list(unreached):
+            _settle_unreached(reply, unreached.pop(key))
+
+    reply.on_stop = settle_the_rest
     try:
-        if not resuming:
-            events.emit({"type": "reply", "turn": turn, "text": text})
+        if not resuming:  # the reply and what is said of it as a whole, recorded, then told
+            reply.tell(*_opening(turn, text, envelope))
         if envelope is None:
-            if text.strip() and not resuming:
-                events.emit({"type": "inform", "text": text.strip()})
             return
-        prose = extract_prose(text).strip()
-        if prose and not resuming:
-            events.emit({"type": "inform", "text": prose})
         with spending(Budget(REPLY_SECONDS)):  # the domain work this reply may cause
             for items in groups:
                 await run_envelope(reply, items, unreached, _activate, _skip)
     except BaseException:
-        for item in list(unreached.values()):
-            _settle_unreached(reply, item)
+        reply.stop()  # recorded first: the say over, the words owed, the rest settled
         raise
     finally:
-        words = person_words(reply)
+        words = person_words(reply) if not reply.stopped else ""  # (stopped: owed already)
         if words:
             reply.state.owed_words.append(words)

@@ -7,15 +7,17 @@ taken, and the runs the kernel never saw end.
        │        not have taken effect"), a block's step that had not started ends skipped;
        │        the item resolves 'failed'
        └─ otherwise it is handled again, as the domain is now, from the id counters it began
-          with (so it gets the same ids): a card the transcript already shows is not shown
-          twice (``Events.already_shown``), and a proposal the person had edited comes back
+          with (so it gets the same ids): what it had shown before the snapshot (its card, its
+          question, its report …: the transcript since it began) is not shown twice
+          (``Events.already_shown``), and a proposal the person had edited comes back
           as they last saw it (``State.resumed``, taken up by ``person_decides``); a payload
           the domain now refuses, or an action it no longer has, ends ``invalid``
     a run outside the reply (one still going on a worker thread after a Stop) ─▶ the same
        interrupted outcome, owed to the agent with the next message
 
 Nothing is run by itself: the only way an action runs after a restore is a person's decision
-on its card (or a rule the person set).
+on its card. No rule accepts a proposal of a restored reply (the current item or the ones after
+it): each comes back as a card (``reply.restored`` is set; _suggestion.py asks no rule).
 """
 
 from __future__ import annotations
@@ -55,14 +57,19 @@ class Restored:
     current: tuple[int, int] | None
     #: The id counters as they were when that item began.
     ids: tuple[int, int, int, int] | None
-    #: The pending card's event as the transcript shows it (not shown again).
-    shown: dict[str, Any] | None
+    #: The events the item had shown before the snapshot (not shown again).
+    shown: list[dict[str, Any]]
+    #: Where in the transcript the item began (None: a snapshot that did not say).
+    since: int | None = None
 
-    async def take_up(self, reply: Reply,
-                      handle: Callable[[], Awaitable[Resolution]]) -> Resolution:
+    async def take_up(self, reply: Reply, handle: Callable[[], Awaitable[Resolution]],
+                      ends: Callable[[Reply, dict[str, Any]], Any] | None = None) -> Resolution:
+        """Handle the item that was going again (``handle``), or end its interrupted runs;
+        ``ends``: how the outcome that ends it resolves it (_reply.ENDS)."""
         state = reply.state
         key, self.current = self.current, None
-        reply.current, reply.current_ids = key, self.ids
+        reply.current, reply.current_ids, reply.current_from = key, self.ids, self.since
+        reply.ends = ends
         mine = [entry for entry in list(state.running.values())
                 if entry.get("reply") == reply.serial and entry.get("item") == list(key or ())]
         if mine:

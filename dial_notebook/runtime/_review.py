@@ -7,11 +7,15 @@
         raises, takes over DRY_RUN_SECONDS, returns what is not an object, or is too large
         ─▶ {ok: false, error}: shown as unavailable; it never blocks the decision
     a done run of a mutating action is remembered (its payload and what run returned)
-    Conversation.undo(id) ─▶ domain.undoable(…) says it is still exact ─▶ domain.undo(…)
+    Conversation.undo(id) ─▶ domain.undoable(…) says it is still exact ─▶ marked as being
+        undone (a second Undo meanwhile is refused: KeyError) ─▶ domain.undo(…)
         ├─ it ran ─▶ a second, later outcome of the same suggestion: 'undone' (owed to the
         │            agent, told with the next message: "Undone: <preview>.")
-        └─ not exact any more, or the undo raised ─▶ an 'undo-failed' event {id, error}; the
-                     suggestion stays done, nothing changes
+        ├─ not exact any more, or the undo raised ─▶ an 'undo-failed' event {id, error}; the
+        │            suggestion stays done, nothing changes
+        └─ not over within UNDO_SECONDS ─▶ undo() returns None and the undo goes on; how it
+                     really ends is reported then ('undone' said quietly, or 'undo-failed'),
+                     as a run's is (_work.on_end)
 
 A dry run works on a worker thread (a blocking one) or as a task, so the kernel stays free; one
 that runs past its bound goes on there, but its answer is no longer waited for.
@@ -19,13 +23,15 @@ that runs past its bound goes on there, but its answer is no longer waited for.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from ._outcomes import failure, jsonable
+from ._outcomes import Outcome, failure, jsonable
 from ._state import Reply, State
-from ._work import TimedOut, start, until_done
+from ._work import TimedOut, on_end, start, until_done
 
 #: Seconds a dry run may take before it is shown as unavailable.
 DRY_RUN_SECONDS = 1.0
@@ -71,6 +77,8 @@ class DoneRun:
     payload: Any
     result: Any
     preview: str
+    #: Its undo has started and not ended (not offered, a second Undo is refused).
+    undoing: bool = False
 
 
 def remember_done(state: State, sid: str, run: DoneRun) -> None:
@@ -78,12 +86,15 @@ def remember_done(state: State, sid: str, run: DoneRun) -> None:
 
 
 def undoable(state: State) -> dict[str, bool | str]:
-    """Suggestion id → True when Undo would take it back exactly now, else why not."""
+    """Suggestion id → True when Undo would take it back exactly now, else why it no longer
+    can; a run the domain says never could be undone (``False``) is left out: no word on it."""
     domain = state.domain
     if domain.undo_of is None:
         return {}
     shown: dict[str, bool | str] = {}
     for sid, run in state.done_runs.items():
+        if run.undoing:
+            continue
         if domain.undoable_of is None:
             shown[sid] = True
             continue
@@ -91,26 +102,60 @@ def undoable(state: State) -> dict[str, bool | str]:
             verdict = domain.undoable_of(run.action, run.payload, run.result)
         except Exception as exc:
             verdict = failure(exc)["error"]
+        if verdict is False:
+            continue
         shown[sid] = True if verdict is True else str(verdict or "it cannot be undone")
     return shown
 
 
-async def undo(state: State, sid: str) -> dict[str, Any] | None:
+async def undo(state: State, sid: str) -> Outcome | None:
     """Take the done run ``sid`` back; its 'undone' outcome, or None when it could not be (an
-    'undo-failed' event says why)."""
+    'undo-failed' event says why) or is not over yet (see the header). Raises KeyError when
+    there is no such done run, or it is being undone already."""
     run = state.done_runs.get(sid)
     if run is None:
         raise KeyError(f"there is no done action {sid!r} to undo")
+    if run.undoing:
+        raise KeyError(f"{sid!r} is being undone already")
     why_not = undoable(state).get(sid, "the domain cannot undo it")
     if why_not is not True:
         state.events.emit({"type": "undo-failed", "id": sid, "error": str(why_not)})
         return None
     undo_of = state.domain.undo_of
     assert undo_of is not None  # undoable() said yes
+    state.done_runs[sid] = dataclasses.replace(run, undoing=True)  # before anything awaits
     try:
-        await until_done(start(undo_of, run.action, run.payload, run.result), UNDO_SECONDS)
-    except (TimedOut, Exception) as exc:
-        state.events.emit({"type": "undo-failed", "id": sid, "error": failure(exc)["error"]})
+        running = start(undo_of, run.action, run.payload, run.result)
+    except Exception as exc:
+        return _undo_ended(state, sid, run, False, exc)
+    try:
+        await asyncio.wait([running], timeout=UNDO_SECONDS)  # never cancels the undo
+    except BaseException:  # the caller was cancelled: the undo still ends, and is reported
+        on_end(running, lambda ok, value: _undo_ended(state, sid, run, ok, value, quiet=True))
+        raise
+    if not running.done():  # slow: reported when it really ends
+        on_end(running, lambda ok, value: _undo_ended(state, sid, run, ok, value, quiet=True))
         return None
-    del state.done_runs[sid]
-    return Reply(state, []).settle(sid, run.action, "undone", run.preview)
+    error = None if running.cancelled() else running.exception()
+    ok = not running.cancelled() and error is None
+    return _undo_ended(state, sid, run, ok, None if ok else error)
+
+
+def _undo_ended(state: State, sid: str, run: DoneRun, ok: bool, value: Any, *,
+                quiet: bool = False) -> Outcome | None:
+    """How an undo really ended: 'undone' (once), or 'undo-failed' and the run stays done."""
+    if state.done_runs.get(sid) is not None and state.done_runs[sid].undoing:
+        if ok:
+            del state.done_runs[sid]
+        else:
+            state.done_runs[sid] = run
+    if ok:
+        return Reply(state, []).settle(sid, run.action, "undone", run.preview, quiet=quiet)
+    error = failure(value)["error"] if isinstance(value, BaseException) else (
+        "the undo was cut short before it ended")
+    event = {"type": "undo-failed", "id": sid, "error": error}
+    if quiet:
+        state.events.emit_quietly(event)
+    else:
+        state.events.emit(event)
+    return None

@@ -6,29 +6,38 @@
                                raises SnapshotError naming what is wrong ("say.reply.resolved[2]
                                names item (0, 9), but the reply has 3 items in envelope 0")
     load_snapshot(path) / save_snapshot(snapshot, path)
-                            ─▶ JSON only (never pickle), at most MAX_SNAPSHOT_BYTES; written
-                               atomically (a temporary file beside it, then one rename), so a
-                               crash mid-write leaves the previous version whole
+                            ─▶ JSON only (never pickle), at most MAX_SNAPSHOT_BYTES, nested at
+                               most MAX_DEPTH deep; written atomically (a temporary file beside
+                               it, then one rename), so a crash mid-write leaves the previous
+                               version whole; every save signed with the user's own Jupyter
+                               secret (_trust.py)
+    read_session_file(path) ─▶ (snapshot, trusted): trusted only when this user signed exactly
+                               these bytes; a surface opens any other file read-only
 
 What a snapshot holds (version 1):
 
-    transcript        every event so far (each checked against its shape, _contract.py)
+    transcript        every event so far (each checked against its shape, _contract.py, and
+                      every enumerated field against its values: a status, an act, a kind …)
     owed              {outcomes, words}: what the agent has not been told yet
     context, presence the declared session context and the latest channel signals
     ids               the id counters (suggestions, asks, executes, delegations, replies)
     running           runs started and not ended (State.running): restored, each ends failed
                       with code 'interrupted' — never run again
     say               null, or the say that was going: {turn, phase ('composing' | 'sending' |
-                      'handling'), reached, reply}; reply: {serial, turn, text, chars,
-                      resolved [[envelope, position, how, answer, note]], skipped, current,
-                      current_ids, outcomes, answers [[ask, answer]], said}
+                      'handling'), reached, reply, message (composed and announced by the
+                      last 'sent' event, not yet handed to the agent)}; reply: {serial, turn,
+                      text, chars, resolved [[envelope, position, how, answer, note]],
+                      skipped, current, current_ids, current_from (where in the transcript
+                      the current item began), outcomes, answers [[ask, answer]], said}
     pending           null, or {kind: 'suggestion' | 'ask', value}: the card as last shown
     agent             the agent's own state (``agent.snapshot()``), when it keeps one
-    surface           whatever the surface saved with it (the ChatWidget's entries), unread here
+    surface           what the surface saved with it (the ChatWidget's entries, the person's
+                      rules): its shape checked here (entries [[place, {type …}]], each rule's
+                      id, action and scope), its meaning by the surface
 
 Nothing in a snapshot can make an action run: statuses in it are only read as things that
-already happened, a pending card goes back to the person, and a run it says was going ends
-``failed``.
+already happened, a pending card goes back to the person (never to a rule: _suggestion.py), and
+a run it says was going ends ``failed``.
 """
 
 from __future__ import annotations
@@ -42,7 +51,10 @@ from typing import Any
 from .._files import write_atomically
 from .._json_kind import json_kind
 from ..dial import MAX_REPLY_CHARS, STATUSES
+from ..dial._elements import RESPONSE_TYPES, SIGNALS
 from ._contract import shape_errors
+from ._trust import KEY as SIGNATURE
+from ._trust import signed, verify
 
 FORMAT = "dial-notebook/conversation"
 VERSION = 1
@@ -50,11 +62,39 @@ VERSION = 1
 MAX_SNAPSHOT_BYTES = 50 * 1024 * 1024
 #: Most events a transcript may hold.
 MAX_EVENTS = 200_000
+#: Deepest nesting of lists and objects read anywhere in a snapshot.
+MAX_DEPTH = 256
 
 PHASES = ("composing", "sending", "handling")
 _ID_KEYS = ("suggestions", "asks", "executes", "delegations", "replies")
 _KEYS = {"format", "version", "saved_at", "full_dial", "transcript", "owed", "context",
-         "presence", "ids", "running", "say", "pending", "agent", "surface"}
+         "presence", "ids", "running", "say", "pending", "agent", "surface", SIGNATURE}
+
+#: The scopes a saved rule may have (``dial_notebook.domains.Rules``).
+RULE_SCOPES = ("conversation", "notebook")
+#: What an inform event's ``act`` may be: an element's kind, or a note of the runtime's.
+INFORM_ACTS = ("inform", "acknowledge", "skipped", "addressed-elsewhere", "unread")
+#: Enumerated fields of the events: (type, field) → the values they may take.
+EVENT_ENUMS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("outcome", "status"): tuple(STATUSES), ("ask", "response_type"): RESPONSE_TYPES,
+    ("inform", "act"): INFORM_ACTS, ("suggestion", "kind"): ("execute",),
+    ("phatic", "signal"): SIGNALS,
+}
+_STRINGS = {
+    "sent": ("message",), "reply": ("text",), "no-reply": ("error",), "declare": ("key",),
+    "inform": ("text", "of", "render", "element", "reason", "addressed_to"),
+    "ask": ("id", "text"), "suggestion": ("id", "action", "text", "preview", "rule"),
+    "outcome": ("id", "action", "preview", "error", "rule", "reason", "block", "command", "to"),
+    "delegate": ("id", "to", "text"), "undo-failed": ("id", "error"), "phatic": ("id",),
+}
+_BOOLEANS = {
+    "reply": ("truncated",), "suggestion": ("destructive", "mutates", "confirmed", "allowable"),
+    "outcome": ("edited", "resume"), "delegate": ("resume", "registered"),
+}
+_COUNTS = {
+    "sent": ("turn",), "reply": ("turn", "chars"), "no-reply": ("turn",),
+    "turn-limit": ("turns",), "suggestion": ("edits_left",),
+}
 
 
 class SnapshotError(ValueError):
@@ -110,6 +150,41 @@ def _outcomes(value: Any, where: str) -> list[dict[str, Any]]:
     return [_outcome(o, f"{where}[{n}]") for n, o in enumerate(_list(value, where))]
 
 
+def _one_of(value: Any, values: tuple[str, ...], where: str) -> None:
+    if not isinstance(value, str) or value not in values:
+        raise _fail(where, f"is {value!r}, not one of {', '.join(values)}")
+
+
+def _event_values(event: dict[str, Any], where: str) -> None:
+    """Every field of a known event with a value of its kind; enumerated ones in their set."""
+    kind = event["type"]
+    for key in _STRINGS.get(kind, ()):
+        if key in event and event[key] is not None:
+            _str(event[key], f"{where}.{key}")
+    for key in _BOOLEANS.get(kind, ()):
+        if key in event and not isinstance(event[key], bool):
+            raise _fail(f"{where}.{key}", "must be true or false")
+    for key in _COUNTS.get(kind, ()):
+        if key in event:
+            _count(event[key], f"{where}.{key}")
+    for (of, key), values in EVENT_ENUMS.items():
+        if of == kind and key in event:
+            _one_of(event[key], values, f"{where}.{key}")
+    if kind == "ask":
+        for n, option in enumerate(_list(event["options"], f"{where}.options")):
+            here = f"{where}.options[{n}]"
+            _dict(option, here)
+            for key in ("value", "label"):
+                _str(option.get(key), f"{here}.{key}")
+            for key in ("default", "disabled"):
+                if not isinstance(option.get(key), bool):
+                    raise _fail(f"{here}.{key}", "must be true or false")
+    if kind == "outcome":
+        for key in ("code", "field", "hint"):
+            if event.get(key) is not None:
+                _str(event[key], f"{where}.{key}")
+
+
 def _transcript(value: Any) -> None:
     events = _list(value, "transcript")
     if len(events) > MAX_EVENTS:
@@ -122,6 +197,44 @@ def _transcript(value: Any) -> None:
         errors = shape_errors(event)
         if errors:
             raise _fail(where, f"is not an event: {errors[0]}")
+        _event_values(event, where)
+
+
+def _depth(snapshot: dict[str, Any]) -> None:
+    """``SnapshotError`` naming the top-level key under which ``snapshot`` nests deeper than
+    MAX_DEPTH (walked without recursion, before anything else reads it)."""
+    stack = [(value, 2, str(key)) for key, value in snapshot.items()
+             if isinstance(value, dict | list)]
+    while stack:
+        value, depth, top = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _fail(top, f"is nested more than {MAX_DEPTH} levels deep")
+        for child in value.values() if isinstance(value, dict) else value:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1, top))
+
+
+def _surface(value: Any) -> None:
+    surface = _dict(value, "surface")
+    if surface.get("entries") is not None:
+        for n, row in enumerate(_list(surface["entries"], "surface.entries")):
+            where = f"surface.entries[{n}]"
+            row = _list(row, where)
+            if len(row) != 2:
+                raise _fail(where, "must be [place, entry]")
+            _count(row[0], f"{where}[0]")
+            _str(_dict(row[1], f"{where}[1]").get("type"), f"{where}[1].type")
+    if surface.get("rules") is not None:
+        for n, rule in enumerate(_list(surface["rules"], "surface.rules")):
+            where = f"surface.rules[{n}]"
+            _dict(rule, where)
+            for key in ("id", "action", "created"):
+                _str(rule.get(key), f"{where}.{key}")
+            _one_of(rule.get("scope"), RULE_SCOPES, f"{where}.scope")
+            _count(rule.get("fired"), f"{where}.fired")
+    for key in ("title", "unsent"):
+        if surface.get(key) is not None:
+            _str(surface[key], f"surface.{key}")
 
 
 def _ids(value: Any) -> None:
@@ -165,7 +278,7 @@ def _pending_value(kind: Any, value: Any, where: str) -> None:
             _dict(data["issue"], f"{where}.issue")
     else:
         _str(data.get("text"), f"{where}.text")
-        _str(data.get("response_type", "text"), f"{where}.response_type")
+        _one_of(data.get("response_type", "text"), RESPONSE_TYPES, f"{where}.response_type")
         for n, option in enumerate(_list(data.get("options", []), f"{where}.options")):
             _str(_dict(option, f"{where}.options[{n}]").get("value"),
                  f"{where}.options[{n}].value")
@@ -226,6 +339,8 @@ def _reply(value: Any) -> None:
             raise _fail("say.reply.current_ids", "must hold four counters")
         for n, count in enumerate(ids):
             _count(count, f"say.reply.current_ids[{n}]")
+        if reply.get("current_from") is not None:
+            _count(reply["current_from"], "say.reply.current_from")
     _outcomes(reply.get("outcomes", []), "say.reply.outcomes")
     for n, row in enumerate(_list(reply.get("answers", []), "say.reply.answers")):
         where = f"say.reply.answers[{n}]"
@@ -250,6 +365,10 @@ def _say(value: Any) -> None:
         _reply(say.get("reply"))
     elif say.get("reply") is not None:
         raise _fail("say.reply", f"must be null while the say is {say['phase']}")
+    if say.get("message") is not None:
+        _str(say["message"], "say.message")
+        if say["phase"] != "composing":
+            raise _fail("say.message", f"must be null while the say is {say['phase']}")
 
 
 def read_snapshot(data: Any) -> dict[str, Any]:
@@ -263,6 +382,7 @@ def read_snapshot(data: Any) -> dict[str, Any]:
         dial_notebook.SnapshotError: transcript must be a list, not text
     """
     snapshot = _dict(data, "the snapshot")
+    _depth(snapshot)
     if snapshot.get("format") != FORMAT:
         raise SnapshotError(f"not a saved conversation: format is {snapshot.get('format')!r}, "
                             f"expected {FORMAT!r}")
@@ -292,14 +412,20 @@ def read_snapshot(data: Any) -> dict[str, Any]:
         raise _fail("pending", "is set, but no reply was being handled")
     if snapshot.get("agent") is not None:
         _dict(snapshot["agent"], "agent")
+    if snapshot.get("surface") is not None:
+        _surface(snapshot["surface"])
+    if SIGNATURE in snapshot:
+        _str(snapshot[SIGNATURE], SIGNATURE)
     return snapshot
 
 
-def load_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The saved conversation in the JSON file at ``path``, checked (``read_snapshot``).
+def read_session_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
+    """The saved conversation in the JSON file at ``path``, checked (``read_snapshot``), and
+    whether this user signed it (exactly these bytes, with their own Jupyter secret:
+    ``_trust.py``). The signature is not part of the snapshot returned.
 
-    A missing, oversized, non-JSON or tampered file raises ``SnapshotError`` naming the file
-    and what is wrong.
+    A missing, oversized, too deeply nested, non-JSON or malformed file raises
+    ``SnapshotError`` naming the file and what is wrong.
     """
     file = Path(path)
     try:
@@ -314,12 +440,28 @@ def load_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise SnapshotError(f"{file}: cannot be read ({exc})") from None
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise SnapshotError(f"{file}: is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
         raise SnapshotError(f"{file}: not JSON ({exc})") from None
     try:
-        return read_snapshot(data)
+        snapshot = read_snapshot(data)
     except SnapshotError as exc:
         raise SnapshotError(f"{file}: {exc}") from None
+    trusted = SIGNATURE in snapshot and verify(text)
+    snapshot.pop(SIGNATURE, None)
+    return snapshot, trusted
+
+
+def load_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The saved conversation in the JSON file at ``path``, checked (``read_snapshot``), as
+    data: whether it may act (its rules, its waiting card) is the surface's to ask
+    (``read_session_file``).
+
+    A missing, oversized, non-JSON or tampered file raises ``SnapshotError`` naming the file
+    and what is wrong.
+    """
+    return read_session_file(path)[0]
 
 
 def save_snapshot(snapshot: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
@@ -327,7 +469,9 @@ def save_snapshot(snapshot: Mapping[str, Any], path: str | os.PathLike[str]) -> 
 
     The folder is made when missing. A temporary file beside the target is written, flushed
     to disk and renamed over it, so a reader (or a crash) sees the old version or the new one,
-    never half of one.
+    never half of one. The file is signed with this user's Jupyter secret (``_trust.py``): a
+    file saved here is trusted when read back here.
     """
-    text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), default=str)
-    return write_atomically(path, text)
+    unsigned = {key: value for key, value in snapshot.items() if key != SIGNATURE}
+    text = json.dumps(unsigned, ensure_ascii=False, separators=(",", ":"), default=str)
+    return write_atomically(path, signed(text))

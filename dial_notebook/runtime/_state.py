@@ -9,6 +9,15 @@ missing reply, a human that raises or a cancelled task leaves nothing untold.
 ``Reply`` is the handling of one agent reply: its outcomes, the answers given to its questions,
 and what the person wrote instead of deciding.
 
+Record, then tell: every event leaves the conversation in a state a snapshot can carry on from
+(one taken inside ``on_event``, as an autosave does). So what an event reports is recorded
+before the event is emitted — an outcome is owed, and when it is the last of the item being
+handled, the item is recorded as resolved (``Reply.ends``) — and a step that reports in
+several events records them all first, then tells them one by one from ``Reply.queued``
+(a snapshot saves those as told); when the handling stops part-way, everything the stop
+settles is recorded before the first of it is told (``Reply.stop``). What the item going at the snapshot had already shown is not shown
+again when it is taken up (``Reply.current_from``, _resume.py).
+
 ``running`` is every run that has started and not yet ended (a suggestion's, an execute step's,
 a delegation's), by reply and outcome id: a snapshot taken while one runs knows it, so that a
 conversation restored after the kernel died never runs it again and tells the agent it was
@@ -21,6 +30,7 @@ actors a ``<dial-delegate>`` may hand over to.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +38,9 @@ from ._events import Events
 from ._outcomes import NEEDS_REPLY, Outcome, outcome
 from ._ports import DomainPort, HumanPort
 from ._values import PendingAsk, Suggestion
+
+#: Outcomes no run ends with: settling one never ends a run that is going under that id.
+NEVER_RAN = frozenset({"superseded", "invalid", "dismissed"})
 
 
 def running_key(reply: int | None, sid: str) -> str:
@@ -156,6 +169,23 @@ class Reply:
     #: The item being handled now, and the id counters as they were when it began.
     current: tuple[int, int] | None = None
     current_ids: tuple[int, int, int, int] | None = None
+    #: How many events the transcript held when the current item began (what it showed since
+    #: is not shown again when a restored reply takes it up).
+    current_from: int | None = None
+    #: How the current item's outcome that ends it resolves it (None: not that one yet); set
+    #: by the reply's handling for items that end in outcomes (_reply.py).
+    ends: Callable[[Reply, Outcome], Any] | None = None
+    #: Events recorded and not yet emitted (a step that reports in several events); a
+    #: snapshot saves them as told.
+    queued: list[dict[str, Any]] = field(default_factory=list)
+    #: The handling stopped part-way (the say was cancelled, a human or callback raised): the
+    #: say is over — a snapshot from then on holds no say to take up — and what the person
+    #: said in this reply is owed.
+    stopped: bool = False
+    #: Settles what the reply never reached, when it stops (set by the reply's handling).
+    on_stop: Callable[[], None] | None = None
+    #: Events are being recorded, not yet told (a stop records all of its outcomes first).
+    holding: bool = False
     #: id(item) → its (envelope, position), for the reply being handled.
     keys: dict[int, tuple[int, int]] = field(default_factory=dict)
     #: Set on a reply restored from a snapshot: how to take up its current item (_resume.py).
@@ -165,20 +195,80 @@ class Reply:
     def moved_on(self) -> bool:
         return self.said is not None
 
-    def settle(self, sid: str, action: str, status: str, preview: str,
-               *, quiet: bool = False, **fields: Any) -> Outcome:
-        """Record the suggestion's one outcome as owed, then tell the surface."""
+    def begin(self, key: tuple[int, int]) -> None:
+        """The item ``key`` starts being handled now."""
+        self.current, self.current_ids = key, self.state.ids()
+        self.current_from = len(self.state.events.transcript)
+
+    def finish(self, resolution: Any) -> Any:
+        """Record how the current item resolved (before its last event is emitted); returns
+        how it is recorded — the first record stands."""
+        if self.current is not None:
+            resolution = self.resolved.setdefault(self.current, resolution)
+        self.current = self.current_ids = self.current_from = None
+        self.ends = None
+        return resolution
+
+    def settle(self, sid: str, action: str, status: str, preview: str, *, quiet: bool = False,
+               first: dict[str, Any] | None = None, **fields: Any) -> Outcome:
+        """Record the suggestion's one outcome as owed (and, when it ends the item being
+        handled, the item as resolved), then tell the surface — after ``first``, an event of
+        the same step."""
         result = outcome(sid, action, status, preview, **fields)
-        self.state.running.pop(running_key(self.serial, sid), None)
+        if status not in NEVER_RAN:  # a card with the id of a run still going (ids may be
+            self.state.running.pop(running_key(self.serial, sid), None)  # reused) ends alone
         self.state.owed_outcomes.append(result)
         self.reached.append(result)
         self.outcomes.append(result)
-        event = {"type": "outcome", **result}
-        if quiet:
-            self.state.events.emit_quietly(event)
+        if self.ends is not None and self.current is not None:
+            resolution = self.ends(self, result)
+            if resolution is not None:
+                self.finish(resolution)
+        told = [*([first] if first is not None else []), {"type": "outcome", **result}]
+        if quiet and not self.stopped:  # on a path already raising: the handling stops here,
+            self.queued.extend(told)    # and all that the stop settles is recorded first
+            self.stop()
         else:
-            self.state.events.emit(event)
+            self.tell(*told, quiet=quiet)
         return result
+
+    def stop(self) -> None:
+        """The handling stops part-way: all of it recorded — the say over, the person's words
+        owed, what the reply never reached settled (``on_stop``) — before the outcomes are
+        told, so a snapshot at any of them holds every one."""
+        if self.stopped:
+            return
+        self.stopped = True
+        from ._ask import person_words  # (late: _ask builds on this module)
+
+        words = person_words(self)
+        if words:
+            self.state.owed_words.append(words)
+        self.holding = True
+        try:
+            if self.on_stop is not None:
+                self.on_stop()
+        finally:
+            self.holding = False
+            self.flush(quiet=True)
+
+    def tell(self, *events: dict[str, Any], quiet: bool = False) -> None:
+        """Emit recorded ``events`` in order; until each is emitted it waits in ``queued``, so a
+        snapshot taken while one is told has the rest (``quiet``: on a path already raising)."""
+        self.queued.extend(events)
+        if not self.holding:
+            self.flush(quiet=quiet)
+
+    def flush(self, *, quiet: bool = False) -> None:
+        """Emit what ``queued`` holds (a snapshot saves it as told: Conversation.snapshot)."""
+        events = self.state.events
+        try:
+            while self.queued:
+                (events.emit_quietly if quiet else events.emit)(self.queued.pop(0))
+        except BaseException:  # the callback raised: the rest is still recorded, then it goes on
+            while self.queued:
+                events.emit_quietly(self.queued.pop(0))
+            raise
 
     def needs_turn(self) -> bool:
         """Whether a turn follows: the person's words, or an outcome the agent reacts to now.

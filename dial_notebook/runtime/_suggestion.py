@@ -5,6 +5,7 @@
        ├─ read-only action ─▶ runs at once ───────────────▶ done | failed
        ├─ hand-off action  ─▶ runs at once ───────────────▶ handed-off | failed
        ├─ a rule accepts it (_rules.py) ─▶ runs ──────────▶ done | failed  (rule: id)
+       │    (never one recalled from a restored reply: that one is always a card)
        └─ 'suggestion' event; the person decides:
             accept  ─▶ runs ──────────────────────────────▶ done | failed
             edit    ─▶ validated ─▶ runs ─────────────────▶ done | failed  (edited: true)
@@ -25,6 +26,7 @@ not valid JSON is ``invalid`` with code ``invalid-json``; an empty one counts as
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Mapping
@@ -38,6 +40,7 @@ from ._outcomes import ended, failure, returned, timed_out
 from ._ports import ActionSpec
 from ._review import DoneRun, dry_run, remember_done
 from ._rules import eligible
+from ._run_gate import Approval, by_domain, by_person, by_rule, start_action
 from ._state import Reply
 from ._values import Suggestion
 from ._work import TimedOut, on_end, until_done
@@ -115,10 +118,11 @@ class EditCheck:
 class Decided:
     """What the person decided about one proposal, its edits settled.
 
-    ``verdict`` is ``run`` (``as_proposed``, or ``payload`` after an accepted edit, with
-    ``edited``), ``dismissed``, ``superseded`` or ``invalid`` (with ``issue``). ``feedback``:
-    the person's ``comments`` and a dismissal's ``reason``, for the outcome; ``rule``: the rule
-    an accept of what was proposed named (the caller checks it before recording it)."""
+    ``verdict`` is ``run`` (``payload``: what runs — ``as_proposed``, or the accepted edit,
+    with ``edited`` — and ``approval``, the person's decision record for the run gate),
+    ``dismissed``, ``superseded`` or ``invalid`` (with ``issue``). ``feedback``: the person's
+    ``comments`` and a dismissal's ``reason``, for the outcome; ``rule``: the rule an accept of
+    what was proposed named (the caller checks it before recording it)."""
 
     verdict: str
     as_proposed: bool = False
@@ -127,18 +131,27 @@ class Decided:
     issue: Mapping[str, Any] | None = None
     feedback: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     rule: str | None = None
+    approval: Approval | None = None
+
+
+_PROPOSED: Any = object()  # person_decides: what runs as proposed is the proposal's payload
 
 
 async def person_decides(
-    reply: Reply, proposal: Any, check: Callable[[Any], Awaitable[EditCheck]]
+    reply: Reply, proposal: Any, check: Callable[[Any], Awaitable[EditCheck]],
+    runs: Any = _PROPOSED,
 ) -> Decided:
     """Put ``proposal`` to the person until they decide; the one loop of accept / edit /
     dismiss / say that suggestions and execute blocks share.
 
-    An accept of what was proposed runs it; an edit (or an accept of a payload shown back
-    after a refused edit) goes through ``check``; a refusal is shown back as ``issue`` and
-    the third one ends ``invalid``.
+    An accept of what was proposed runs it (``runs``: what that is, when not the proposal's
+    payload — an execute block's steps); an edit (or an accept of a payload shown back after
+    a refused edit) goes through ``check``; a refusal is shown back as ``issue`` and the
+    third one ends ``invalid``. Only here does a person's decision become a record the run
+    gate accepts (_run_gate.py).
     """
+    if runs is _PROPOSED:
+        runs = proposal.payload
     state = reply.state
     # a restored conversation takes up the card as the person last saw it (_resume.py)
     shown, refused = state.resumed.pop(proposal.id, (proposal, 0))
@@ -159,14 +172,16 @@ async def person_decides(
             return Decided("superseded")
         if kind == "accept" and shown is proposal:
             rule = decision.get("rule")
-            return Decided("run", as_proposed=True, feedback=feedback,
-                           rule=rule if isinstance(rule, str) else None)
+            return Decided("run", as_proposed=True, payload=runs, feedback=feedback,
+                           rule=rule if isinstance(rule, str) else None,
+                           approval=by_person(proposal, decision, runs))
         edited = shown.payload if kind == "accept" else value
         with spending(Budget(EDIT_SECONDS)):  # the person's edit: not the reply's to spend
             verdict = await check(edited)
         if verdict.issue is None:
             return Decided("run", payload=verdict.run, edited=verdict.changed,
-                           feedback=feedback)
+                           feedback=feedback,
+                           approval=by_person(proposal, decision, verdict.run))
         refused += 1
         if refused >= MAX_EDIT_ATTEMPTS:
             return Decided("invalid", issue=verdict.issue, feedback=feedback)
@@ -254,47 +269,49 @@ class _Life:
             self.settle("invalid", **check.issue())
             return
         self.preview = await domain.preview(self.action, payload)
+        # the person's rule that accepts it, asked now (a record for the run gate), if any
+        # (never for a proposal recalled from a saved reply: that one is always a card)
+        by_a_rule = None if self.reply.restored is not None else by_rule(
+            self.state, spec, self.sid, self.action, payload)
+        effect = None
+        if spec.mutates and not spec.handoff and by_a_rule is None:  # what it would do
+            effect = await dry_run(self.state, self.action, payload)
         suggestion = Suggestion(
             id=self.sid, action=self.action, text=self.suggest.text, payload=payload,
-            preview=self.preview, destructive=spec.destructive,
+            preview=self.preview, destructive=spec.destructive, dry_run=effect,
         )
         event = {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
-        rules = self.state.rules if eligible(spec) else None
-        rule = rules.match(self.action, payload) if rules is not None else None
-        if rule is not None:  # the person said to always allow proposals like this one
-            event["rule"] = rule
-        elif rules is not None:
+        event.pop("dry_run", None)  # kept last, where surfaces have always found it
+        if by_a_rule is not None:  # the person said to always allow proposals like this one
+            event["rule"] = by_a_rule.rule
+        elif eligible(spec) and self.state.rules is not None:
             event["allowable"] = True  # a rule may be made from this card
-        if spec.mutates and not spec.handoff and rule is None:  # what it would do, to decide
-            effect = await dry_run(self.state, self.action, payload)
-            if effect is not None:
-                event["dry_run"] = effect
+        if effect is not None:
+            event["dry_run"] = effect
         self.state.events.emit(event)
-        if rule is not None and rules is not None:
-            rules.fired(rule)
-            await self._run(payload, rule=rule)
+        if by_a_rule is not None:
+            self.state.rules.fired(by_a_rule.rule)
+            await self._run(by_a_rule, rule=by_a_rule.rule)
             return
         await self._decide_or_run(spec, suggestion)
 
     async def _decide_or_run(self, spec: ActionSpec, suggestion: Suggestion) -> None:
-        if spec.handoff:
-            await self._run(suggestion.payload, status="handed-off")
-            return
-        if not spec.mutates:
-            await self._run(suggestion.payload)
+        unasked = by_domain(self.state, self.sid, self.action, suggestion.payload)
+        if unasked is not None:  # read-only or hand-off: the domain says it runs unasked
+            await self._run(unasked, status="handed-off" if spec.handoff else "done")
             return
         decided = await person_decides(self.reply, suggestion, self._check_edit)
         feedback = dict(decided.feedback)
-        if decided.verdict == "run":
-            payload = suggestion.payload if decided.as_proposed else decided.payload
+        if decided.verdict == "run" and decided.approval is not None:
             rule = decided.rule
             rules = self.state.rules if eligible(spec) else None
-            if rule is not None and (rules is None or not rules.accepts(rule, self.action,
-                                                                        payload)):
+            if rule is not None and (rules is None or not rules.accepts(
+                    rule, self.action, decided.payload)):
                 rule = None  # named, but it does not accept this proposal: a plain accept
             if rule is not None and rules is not None:
                 rules.fired(rule)
-            await self._run(payload, edited=decided.edited, rule=rule, feedback=feedback)
+            await self._run(decided.approval, edited=decided.edited, rule=rule,
+                            feedback=feedback)
         elif decided.verdict == "invalid":
             self.settle("invalid", **(decided.issue or {}), **feedback)
         else:
@@ -307,17 +324,23 @@ class _Life:
         self.preview = await self.state.domain.preview(self.action, edited)
         return EditCheck(run=edited)
 
-    async def _run(self, payload: Any, *, status: str = "done", edited: bool = False,
+    async def _run(self, approval: Approval, *, status: str = "done", edited: bool = False,
                    rule: str | None = None, feedback: Mapping[str, Any] | None = None) -> None:
+        """Run what ``approval`` decided, through the run gate, to its outcome. The say being
+        cancelled (Stop) stops the agent, not the work: the run goes on to its real end, told
+        quietly (with the next say); only ``run_timeout`` stops a run."""
         extra: dict[str, Any] = {"edited": True} if edited else {}
         if rule is not None:
             extra["rule"] = rule
         extra.update(feedback or {})
-        running = self.state.domain.start_run(self.action, payload)
+        payload = approval.payload
+        limit = self.state.run_timeout
+        deadline = None if limit is None else asyncio.get_running_loop().time() + limit
+        running = start_action(self.state, approval, self.sid, self.action, payload)
         self.started = True
         self.state.started(self.reply, self.sid, self.action, self.preview or "", **extra)
         try:
-            result = await until_done(running, self.state.run_timeout)
+            result = await until_done(running, limit)
         except TimedOut as exc:
             self.settle("failed", **timed_out(exc), **extra)
             return
@@ -325,17 +348,25 @@ class _Life:
             self.settle("failed", **failure(exc), **extra)
             return
         except BaseException:
-            # interrupted (a kernel interrupt): report how the run really ends — a run on a
-            # worker thread goes on, and its result is real
-            on_end(running, lambda ok, value: self.settle_ended(ok, value, status, extra))
+            # the say was cancelled: the run goes on (within its time limit), and how it
+            # really ends is its outcome
+            on_end(running, lambda ok, value: self.settle_ended(ok, value, status, payload,
+                                                                extra),
+                   deadline=deadline, limit=limit or 0.0)
             raise
+        self._remember(status, payload, result)
+        self.settle(status, **returned(result), **extra)
+
+    def _remember(self, status: str, payload: Any, result: Any) -> None:
         if status == "done" and self.mutates:  # a change the person may take back (Undo)
             remember_done(self.state, self.sid, DoneRun(self.action, payload, result,
                                                         self.preview or ""))
-        self.settle(status, **returned(result), **extra)
 
-    def settle_ended(self, ok: bool, value: Any, status: str, extra: dict[str, Any]) -> None:
-        """The outcome of a run that ended after its say was interrupted (said quietly)."""
+    def settle_ended(self, ok: bool, value: Any, status: str, payload: Any,
+                     extra: dict[str, Any]) -> None:
+        """The outcome of a run that ended after its say was cancelled (said quietly)."""
         fields = ended(ok, value, status)
+        if ok:
+            self._remember(status, payload, value)
         self.reply.settle(self.sid, self.action, fields.pop("status"), self.preview or "",
                           quiet=True, **fields, **extra)

@@ -23,7 +23,9 @@ class Suggestion:
 
     ``text`` is the agent's own wording, ``preview`` the domain's, ``issue`` why the last
     edit was refused: a dict with ``code`` / ``field`` / ``hint`` (those the domain gave) and
-    ``errors`` when the domain itemised them.
+    ``errors`` when the domain itemised them. ``dry_run`` is what the domain says it would do
+    (``{'ok': True, 'summary', 'effect', …}`` or ``{'ok': False, 'error'}``), the same as on
+    its 'suggestion' event, when the domain has a dry run for it.
 
         >>> Suggestion(id="sg-1", action="add-note", payload={"text": "milk"}).to_dict()["id"]
         'sg-1'
@@ -38,10 +40,12 @@ class Suggestion:
     issue: dict[str, Any] | None = None
     #: After a refused edit: how many more refusals end the proposal ``invalid`` (1: the next).
     edits_left: int | None = None
+    #: What it would do, as the domain's dry run says (None: no dry run; _review.py).
+    dry_run: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The suggestion as a JSON-able dict (``issue`` and ``edits_left`` only after a
-        refused edit)."""
+        refused edit, ``dry_run`` when there is one)."""
         data = {
             "id": self.id, "action": self.action, "text": self.text, "payload": self.payload,
             "preview": self.preview, "destructive": self.destructive,
@@ -50,6 +54,8 @@ class Suggestion:
             data["issue"] = dict(self.issue)
         if self.edits_left is not None:
             data["edits_left"] = self.edits_left
+        if self.dry_run is not None:
+            data["dry_run"] = dict(self.dry_run)
         return data
 
 

@@ -13,10 +13,12 @@ time, and their real end known even when the say that started them is cancelled.
         the say is cancelled      ─▶ CancelledError; ``running`` is left as it is, so the
                                      caller can report what really happened (on_end)
 
-    on_end(running, report) — report(ok, value) as soon as the work ends: at once when it
-        already has; later, on the loop, when it is a thread still running (its result was
-        real and must not be reported as an interruption); a task still running is cancelled
-        and reported as interrupted.
+    on_end(running, report, deadline) — report(ok, value) as soon as the work ends: at once
+        when it already has, else later, on the loop. Nothing is cancelled: once a person
+        approved it and it started, stopping the say stops the agent, not the work (its result
+        is real and must not be reported as an interruption). Only its time limit still holds:
+        a task still running at ``deadline`` (the loop's clock) is cancelled and reported
+        TimedOut; a thread cannot be, and is reported when it ends.
 
 Not the loop's default executor: its threads are joined when ``asyncio.run`` ends and at exit,
 so a call that never returns would hang the program after its time limit. These threads are
@@ -42,13 +44,22 @@ Report = Callable[[bool, Any], None]
 
 
 class TimedOut(Exception):
-    """The work did not end within its time limit."""
+    """The work did not end within its time limit (``code`` and ``hint`` as a failed outcome
+    carries them)."""
+
+    code = "timeout"
 
     def __init__(self, seconds: float, *, stopped: bool) -> None:
         super().__init__(f"It did not finish within {seconds:g}s")
         self.seconds = seconds
         #: True when it was stopped (a task); False when it goes on (a thread).
         self.stopped = stopped
+
+    @property
+    def hint(self) -> str:
+        return ("It was stopped; part of it may have taken effect: check before trying again."
+                if self.stopped else
+                "It may still be running, and may yet take effect: check before trying again.")
 
 
 class _DaemonWorkers:
@@ -183,17 +194,34 @@ async def until_done(running: asyncio.Future[Any], limit: float | None) -> Any:
         raise TimedOut(float(limit or 0), stopped=task is not None) from None
 
 
-def on_end(running: asyncio.Future[Any], report: Report) -> None:
-    """Report how ``running`` really ends (see the header), after its say was cancelled."""
+def on_end(running: asyncio.Future[Any], report: Report, *, deadline: float | None = None,
+           limit: float = 0.0) -> None:
+    """Report how ``running`` really ends (see the header), after its say was cancelled; a
+    task still going at ``deadline`` (the loop's time) is stopped and reported TimedOut
+    (``limit``: its time limit in seconds, for the report)."""
     if running.done():
         _report(running, report)
         return
-    task = _stoppable(running)
-    if task is not None:
-        task.cancel()
-        report(False, None)
-        return
-    running.add_done_callback(lambda done: _report(done, report))
+    stop: asyncio.TimerHandle | None = None
+    timed_out: list[TimedOut] = []
+
+    def past_deadline() -> None:
+        task = _stoppable(running)
+        if task is not None and not running.done():
+            timed_out.append(TimedOut(limit, stopped=True))
+            task.cancel()
+
+    def ended(done: asyncio.Future[Any]) -> None:
+        if stop is not None:
+            stop.cancel()
+        if timed_out and done.cancelled():
+            report(False, timed_out[0])
+        else:
+            _report(done, report)
+
+    if deadline is not None:
+        stop = asyncio.get_running_loop().call_at(deadline, past_deadline)
+    running.add_done_callback(ended)
 
 
 def _report(done: asyncio.Future[Any], report: Report) -> None:

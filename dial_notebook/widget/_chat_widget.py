@@ -21,14 +21,28 @@ pending card, still answerable.
     close() while pending ──▶ decision {'say': ''} (superseded), answer None
     rules (chat.rules, chat.allow) ──▶ a matching proposal is accepted without asking; on a
                       card, "Always allow like this…" ─▶ 'rule-draft' (what would it accept?)
-                      ─▶ 'allow' (saved, and the card accepted with it); 'revoke' ─▶ removed
+                      ─▶ 'allow' (saved, and the card accepted with it); 'revoke' ─▶ removed;
+                      a notebook rule another chat read from its file ─▶ 'confirm-rule' first
+    a session file this user did not make ──▶ read-only (``untrusted``): shown, nothing runs,
+                      nothing sent or saved ─▶ 'trust' / chat.trust() ─▶ signed, carries on
     ask_user(questions) ──▶ one panel, answered by Submit (the provider half: _questions.py)
 
-Flat traffic: a new event travels once. The ``transcript`` trait is never re-sent when an event
-is added (``_should_send_property``); the append message carries the new events and the front
-end adds them to its copy of the trait, so a second view, saved widget state and a reloaded page
+Flat traffic: a new event travels once, and adding one costs the same however long the
+conversation is. It is appended to the trait's own list in place (no copy, no validation of the
+whole list) and waits in an outbox; the events added in one turn of the loop (a reply's hundred
+informs) go together in one append message, sent before anything else the widget sends (a
+trait, a progress message), so the front end sees everything in order. The ``transcript`` trait
+is never re-sent when an event is added (``_should_send_property``); the front end adds the
+events to its copy of the trait, so a second view, saved widget state and a reloaded page
 (which asks the kernel for the whole state) still show the whole conversation. A view that
 finds a gap (a message missed while the front end loaded) asks for the trait once ('sync').
+
+    event ──▶ transcript.append (in place) ──▶ outbox ──▶ one append message per loop turn
+    a say ends ──▶ outbox sent; the static copy updated now; no view ever said 'sync' (a
+                   headless run: nbclient, papermill) ──▶ the whole trait, once, so the saved
+                   widget state holds the conversation
+    progress   ──▶ only what changed since the prose sent (at, text); the text resent for one
+                   reply is capped at a few times its longest prose (``_PROGRESS_BUDGET``)
 
 Two question channels, on purpose: an agent's ``<dial-ask>`` is part of the conversation (its
 card, answered inline, the answer goes to the agent with the next message), while ``ask_user``
@@ -48,10 +62,11 @@ from typing import Any
 
 import anywidget
 import traitlets
+from traitlets.utils.bunch import Bunch
 
 from dial_notebook.domains import Rule, Rules
 from dial_notebook.runtime._feedback import MAX_COMMENTS, read_comment
-from dial_notebook.runtime._snapshot import SnapshotError, load_snapshot, save_snapshot
+from dial_notebook.runtime._snapshot import SnapshotError, read_session_file, save_snapshot
 
 from ._bridge import Bridge
 from ._human import ASK_FIELDS, SUGGESTION_FIELDS, as_dict, issue_of, options_of
@@ -60,17 +75,24 @@ from ._rules import draft_answer, rules_for
 from ._serialise import json_safe
 from ._session import (
     Saver,
+    UntrustedSessionError,
     read_session,
     session_path,
     surface_of,
     take_over,
+    untrusted_message,
     widget_transcript,
 )
 from ._static import conversation_html, export_document, write_document
 from ._static_output import StaticOutput
-from ._vegalite import with_chart  # a Vega-Lite chart, drawn here as a PNG
+from ._vegalite import drawing_later, with_chart  # a Vega-Lite chart, drawn as a PNG
 
 _MAX_UPLOAD = 50 * 1024 * 1024
+#: The text of one streamed reply's progress messages is at most this many times its longest
+#: prose, plus ``_PROGRESS_FLOOR`` characters: a reply whose pieces keep rewriting its prose
+#: (an entity cut between two pieces …) cannot make the front end's traffic grow faster.
+_PROGRESS_BUDGET = 3
+_PROGRESS_FLOOR = 16_384
 
 
 #: The front end as anywidget loads it: the bundle esbuild makes from js/src (``npm run
@@ -119,7 +141,9 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             ``.dial/eda.json``) or a path. It is saved after every event; when the file is
             there, the conversation carries on from it (in a new kernel: the same cell run
             again), the card that was waiting included, and the widget says so. See
-            ``_session.py``. The person's rules are kept in it too.
+            ``_session.py``. The person's rules are kept in it too. A file this user did
+            not save (unsigned, changed, or signed with another Jupyter secret) opens
+            read-only until trusted (``trust()``).
         rules: the rules to apply (``dial_notebook.Rules``); by default this conversation's
             own, with the notebook's shared by every ChatWidget in the kernel. ``chat.rules``
             lists them; ``chat.allow`` adds one, ``chat.revoke`` removes one.
@@ -155,10 +179,15 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
     rules = traitlets.Instance(Rules, help="The person's 'always allow like this' rules: "
                                            "this conversation's and the notebook's (synced "
                                            "as a list of RuleShape).").tag(
-        sync=True, to_json=lambda rules, _widget: rules.to_list() if rules is not None else [])
+        sync=True, to_json=lambda rules, _widget: _listed(rules))
+    untrusted = traitlets.Dict(help="{} when the conversation may act; while it is shown "
+                                    "read-only (its file was not made by this user): {file, "
+                                    "rules}, until the person trusts it.").tag(sync=True)
 
     #: The runtime refuses a blocking say on a human that needs the loop to run.
     needs_event_loop = True
+    _streamed_writing: Any = None  # what the agent is writing, as last sent
+    _progress_spent: tuple[int, int, int] = (0, 0, 0)  # turn, progress text sent, longest prose
 
     def __init__(
         self,
@@ -206,21 +235,30 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self.files: dict[str, bytes] = {}
         self._saver: Saver | None = None
         path = session_path(session) if session is not None else None
+        self._path = path
         if path is not None:
             take_over(path, self)
-        saved = (read_session(path) if restore_from is None and path is not None
-                 else None if restore_from is None else load_snapshot(restore_from))
+        saved, trusted = (read_session(path) if restore_from is None and path is not None
+                          else (None, True) if restore_from is None
+                          else read_session_file(restore_from))
+        self._unread: dict[str, Any] | None = None  # the read-only file's snapshot, as read
         options = {"agent": agent, "domain": domain, "human": self, "on_event": self._on_event,
                    "timeout": timeout, "max_turns": max_turns, **full_options}
         if _is_conversation(conversation_factory):
             options["rules"] = self.rules  # another factory is given what it always was
-        if saved is None:
+            # progress and running come as signals, in reference mode too (on_event gets
+            # exactly the runtime document's events there)
+            options["on_signal"] = self._on_event
+        restore = getattr(conversation_factory, "restore", None)
+        if saved is not None and not callable(restore):
+            raise TypeError("ChatWidget: a session is restored with the factory's "
+                            "restore(); this conversation_factory has none")
+        # a file this user did not make is only shown: the conversation (and the agent's
+        # state) is restored from it once they trust it
+        self._restore = (restore, options)
+        if saved is None or not trusted:
             self._conversation = conversation_factory(**options)
         else:
-            restore = getattr(conversation_factory, "restore", None)
-            if not callable(restore):
-                raise TypeError("ChatWidget: a session is restored with the factory's "
-                                "restore(); this conversation_factory has none")
             self._conversation = restore(saved, **options)
         self._bridge = Bridge()
         self._tokens = itertools.count(1)
@@ -231,24 +269,31 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._current: asyncio.Task[Any] | None = None  # the say that holds the turns
         self._appending = False  # transcript grows by an append message, not by its trait
         self._streamed: tuple[int, str] = (0, "")  # the streamed reply's turn and prose sent
+        self._outbox = _Outbox()  # events added, not yet sent in an append message
         # the conversation as static HTML beside the widget, for readers without a kernel
         self._static = StaticOutput(self._static_html)
         self.on_msg(self._on_front_end_message)
         if saved is not None:
-            self._take_back(saved, str(restore_from or path))
-        if path is not None:
-            self._saver = Saver(path, self._session_snapshot,
+            self._take_back(saved, str(restore_from or path), trusted=trusted)
+        if trusted:
+            self._carry_on()
+
+    def _carry_on(self) -> None:
+        """Save to the session file from now on, and take up the say that was going."""
+        if self._path is not None:
+            self._saver = Saver(self._path, self._session_snapshot,
                                 on_error=lambda error: self._append({"type": "error",
                                                                      "error": error}))
             self._changed()
-        if saved is not None and getattr(self._conversation, "needs_resume", False) and (
-                self._loop is not None):
-            self._start(self._loop, self._run("", resume=True))
+        loop = _running_loop() or self._loop
+        if getattr(self._conversation, "needs_resume", False) and loop is not None:
+            self._start(loop, self._run("", resume=True))
 
     # ---- saving and carrying on ----------------------------------------------------------
 
-    def _take_back(self, saved: dict[str, Any], origin: str) -> None:
-        """The widget's own state from a saved session, and a line saying it carries on."""
+    def _take_back(self, saved: dict[str, Any], origin: str, *, trusted: bool = True) -> None:
+        """The widget's own state from a saved session, and a line saying it carries on (or
+        that it is shown read-only: then its rules are listed, not loaded)."""
         entries = widget_transcript(saved)
         for event in entries:
             if event.get("type") == "suggestion" and not event.get("kind"):
@@ -258,15 +303,48 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             self.usage = json_safe(surface["usage"])
         if isinstance(surface.get("unsent"), str):
             self._unsent = surface["unsent"]
-        if surface.get("rules") is not None:
-            try:
-                self.rules.load(surface["rules"])
-            except (TypeError, ValueError) as exc:
-                raise SnapshotError(f"surface.rules: {exc}. The file was left as it is") from None
+        file_rules = _file_rules(surface)
+        if trusted:
+            self.rules.load(file_rules, origin=origin)
+        else:
+            self._unread = saved
+            self.untrusted = {"file": origin, "rules": json_safe(file_rules)}
         resumed = {"type": "resumed", "session": origin,
                    "saved_at": str(saved.get("saved_at") or ""),
-                   "waiting": saved.get("pending") is not None}
-        self.transcript = [*entries, resumed]
+                   "waiting": saved.get("pending") is not None,
+                   **({} if trusted else {"read_only": True})}
+        # its charts drawn off the loop, never here (_vegalite.py)
+        self.transcript = [*(self._charted(e, n, now=False) for n, e in enumerate(entries)),
+                           resumed]
+
+    def trust(self) -> None:
+        """Trust the file this conversation was opened read-only from ("Trust this file"):
+        it is signed with your own Jupyter secret, as it was read and shown, and the
+        conversation carries on (its rules active, the card that was waiting back, saved
+        again). Nothing when it is trusted already.
+
+            chat.trust()
+        """
+        unread, origin = self._unread, str(self.untrusted.get("file") or "")
+        if unread is None:
+            return
+        restore, options = self._restore
+        conversation = restore(unread, **options)  # the file's own state, only now
+        save_snapshot(unread, origin)  # now signed by this user: what they read and trusted
+        self._conversation = conversation
+        self._unread = None
+        self.untrusted = {}
+        surface = unread.get("surface") if isinstance(unread.get("surface"), dict) else {}
+        self.rules.load(_file_rules(surface), origin=origin)
+        self._append({"type": "resumed", "session": origin,
+                      "saved_at": str(unread.get("saved_at") or ""),
+                      "waiting": unread.get("pending") is not None})
+        self._carry_on()
+
+    def _trusted(self) -> None:
+        """``UntrustedSessionError`` while the conversation is shown read-only."""
+        if self.untrusted:
+            raise UntrustedSessionError(untrusted_message(str(self.untrusted.get("file"))))
 
     def _session_snapshot(self) -> dict[str, Any]:
         surface = surface_of(self.transcript, usage=self.usage, unsent=self._unsent,
@@ -285,6 +363,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
             chat.save("monday.json")   # Path('monday.json')
         """
+        self._trusted()  # a save signs: never what the person has not trusted
         if path is None:
             if self._saver is None:
                 raise ValueError("save() needs a path: this ChatWidget has no session= file")
@@ -315,6 +394,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             task = chat.say("add a note: buy milk")
             (await task).status   # 'idle'
         """
+        self._trusted()
         loop = self._use_loop()
         text = str(text)
         token = self.pending.get("token")
@@ -367,6 +447,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
             task = chat.undo("sg-1")
         """
+        self._trusted()
         return self._start(self._use_loop(), self._undo(str(sid)))
 
     async def _undo(self, sid: str) -> Any:
@@ -412,6 +493,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
             task = chat.retry()
         """
+        self._trusted()
         return self._start(self._use_loop(), self._run(self._unsent))
 
     async def _run(self, text: str, *, queued: bool = False, resume: bool = False) -> Any:
@@ -483,7 +565,17 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
             chat.allow("add-note", {"type": "object", "required": ["text"],
                                     "properties": {"text": {"type": "string", "maxLength": 40}}})
         """
+        self._trusted()
         return self.rules.add(action, schema, scope=scope)
+
+    def confirm(self, rule_id: str) -> Rule:
+        """Let a notebook rule that another chat read from its file apply here too (the
+        panel's Confirm); until then it accepts nothing in this chat. Returns it.
+
+            chat.confirm("r3")
+        """
+        self._trusted()
+        return self.rules.confirm(rule_id)
 
     def revoke(self, rule_id: str) -> Rule:
         """Revoke a rule (the panel's Revoke): it accepts nothing from now on. Returns it.
@@ -585,7 +677,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._unsent = ""
         if kind == "suggestion":
             self._learn_schema(str(event.get("action") or ""))
-        self._append(with_chart(event))  # the widget's copy; the runtime's event stays as it is
+        self._append(self._charted(event))  # the widget's copy; the runtime's stays as it is
         if kind in ("outcome", "undo-failed"):
             self._refresh_review()
         if kind in ("reply", "no-reply"):
@@ -595,18 +687,31 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self._learn_usage()
 
     def _progress(self, event: dict[str, Any]) -> None:
-        """A streamed reply so far, to the front end: only the prose added since the last
-        message (``at`` says where it goes), or all of it when it changed otherwise."""
+        """A streamed reply so far, to the front end: only what changed since the prose sent
+        (``at`` says where the new ``text`` goes), so that a reply costs its length; and the
+        text sent for one reply never exceeds ``_PROGRESS_BUDGET`` times its longest prose
+        plus ``_PROGRESS_FLOOR`` (past it, only what the agent is writing goes, and the reply
+        itself shows once complete), whatever the pieces make the prose do."""
         turn, prose = int(event.get("turn") or 0), str(event.get("prose") or "")
+        writing = event.get("writing")
         sent_turn, sent = self._streamed
-        sent = sent if sent_turn == turn else ""  # a new reply starts from nothing
-        message: dict[str, Any] = {"type": "progress", "turn": turn,
-                                   "writing": event.get("writing")}
-        if prose.startswith(sent):
-            message.update(at=len(sent), text=prose[len(sent):])
-        else:
-            message["prose"] = prose
-        self._streamed = (turn, prose)
+        _, spent, longest = self._progress_spent
+        if sent_turn != turn:
+            sent, spent, longest = "", 0, 0  # a new reply starts from nothing
+        longest = max(longest, len(prose))
+        at = _common_prefix(sent, prose)
+        message: dict[str, Any] = {"type": "progress", "turn": turn, "writing": writing}
+        if at == len(sent) == len(prose):
+            pass  # the prose is as sent: what is being written may have changed
+        elif spent + len(prose) - at <= _PROGRESS_BUDGET * longest + _PROGRESS_FLOOR:
+            message.update(at=at, text=prose[at:])
+            spent += len(prose) - at
+            sent = prose
+        if "text" not in message and sent_turn == turn and writing == self._streamed_writing:
+            self._progress_spent = (turn, spent, longest)
+            return  # nothing a person could see has changed
+        self._streamed, self._streamed_writing = (turn, sent), writing
+        self._progress_spent = (turn, spent, longest)
         self.send(message)
 
     def _learn_usage(self) -> None:
@@ -634,19 +739,99 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
     def _append(self, event: dict[str, Any]) -> None:
         self._extend([event])
 
+    def _charted(self, event: dict[str, Any], index: int | None = None, *,
+                 now: bool = True) -> dict[str, Any]:
+        """``event`` with its chart (_vegalite.py) for place ``index`` of the transcript: drawn
+        now when the renderer is free, else "Drawing the chart…" and, once drawn off the
+        loop, put in place (the trait is sent whole: once per second at most while charts are
+        drawn late — a cold renderer's first chart, a saved session's charts)."""
+        at = len(self.transcript) if index is None else index
+        loop = _running_loop()
+        if loop is None:
+            return with_chart(event, now=now)
+
+        def drawn(copy: dict[str, Any]) -> None:  # on the loop; charts drawn one after the
+            due: dict[int, Any] = getattr(self, "_charts_due", {})  # other go in together
+            if not due:  # the first: put in at once, or within a second if more are coming
+                loop.call_later(0 if not drawing_later() else 1.0, put)
+            due[at] = (json_safe(pending), json_safe(copy))
+            self._charts_due = due
+
+        def put() -> None:
+            due, self._charts_due = getattr(self, "_charts_due", {}), {}
+            entries = list(self.transcript)
+            for n, (was, copy) in due.items():
+                if n < len(entries) and entries[n] == was:  # still the one drawn for
+                    entries[n] = copy
+            if entries != self.transcript:
+                self.transcript = entries
+                self._static.changed()
+                self._changed()
+
+        pending = with_chart(event, later=drawn, now=now)
+        return pending
+
     def _extend(self, events: list[dict[str, Any]]) -> None:
-        """Add ``events`` to the transcript; they travel to the front end once, in an append
-        message (the trait itself is not re-sent: see the header)."""
+        """Add ``events`` to the transcript, in place: O(1) each however long it is. They
+        travel to the front end once, with the other events of this turn of the loop, in one
+        append message (the trait itself is not re-sent: see the header)."""
         added = [json_safe(event) for event in events]
-        start = len(self.transcript)
-        self._appending = True
-        try:
-            self.transcript = [*self.transcript, *added]
-        finally:
-            self._appending = False
-        self.send({"type": "append", "start": start, "events": added})
+        if not added:
+            return
+        transcript = self.transcript
+        self._outbox.add(len(transcript), added)
+        transcript.extend(added)
+        loop = _running_loop()
+        if loop is None or (self._loop is not None and loop is not self._loop):
+            self._flush_appends()  # no loop to wait for (or another thread's): sent now
+        elif not self._outbox.due:
+            self._outbox.due = True
+            loop.call_soon(self._flush_appends)
         self._static.changed()
         self._changed()
+
+    def _flush_appends(self) -> None:
+        """Send the events waiting in the outbox, in one append message, and tell the code
+        that watches ``transcript`` (once per message, not per event)."""
+        self._outbox.due = False
+        start, events = self._outbox.take()
+        if not events:
+            return
+        self.send({"type": "append", "start": start, "events": events})
+        transcript = self.transcript
+        self._appending = True  # observers are told; the trait is not re-sent
+        try:
+            self.notify_change(Bunch(name="transcript", old=transcript, new=transcript,
+                                     owner=self, type="change"))
+        finally:
+            self._appending = False
+
+    def _send(self, msg: dict[str, Any], buffers: Any = None) -> None:
+        # every message to the front end (a trait, a progress, a pong …) goes after the events
+        # added before it: the outbox is sent first
+        outbox = getattr(self, "_outbox", None)
+        if outbox is not None and outbox.events:
+            self._flush_appends()
+        super()._send(msg, buffers=buffers)
+
+    @traitlets.validate("transcript")
+    def _own_transcript(self, proposal: Any) -> list[Any]:
+        # a list given from code is copied once: events are appended to the widget's own list
+        return list(proposal["value"])
+
+    @traitlets.observe("running")
+    def _say_ended(self, change: Any) -> None:
+        """A say is over: everything it added is sent, the static copy shows it now (not a
+        second later: a headless run may end first), and when no view has ever said 'sync'
+        (nbclient, papermill: no front end) the whole trait goes once, so that the saved
+        widget state holds the conversation."""
+        if change["new"] or getattr(self, "_outbox", None) is None:
+            return
+        self._flush_appends()
+        if not self._outbox.viewed and self._outbox.whole != len(self.transcript):
+            self._outbox.whole = len(self.transcript)
+            self.send_state("transcript")
+        self._static.flush()
 
     def _should_send_property(self, key: str, value: Any) -> bool:
         if key == "transcript" and getattr(self, "_appending", False):
@@ -669,7 +854,17 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     def _handle(self, content: dict[str, Any], buffers: list[Any]) -> None:
         kind = content.get("type")
-        if kind == "ping":  # the front end checks that the kernel still holds this widget
+        if self.untrusted and kind not in ("ping", "sync", "trust"):
+            if kind == "say":  # read-only: nothing is sent, the person is told why
+                self._append({"type": "error", "error": untrusted_message(
+                    str(self.untrusted.get("file")))})
+            return
+        if kind == "trust":
+            self._trust_clicked()
+        elif kind == "confirm-rule":
+            if isinstance(content.get("id"), str) and content["id"] in self.rules:
+                self.confirm(content["id"])
+        elif kind == "ping":  # the front end checks that the kernel still holds this widget
             self.send({"type": "pong", "id": content.get("id")})
         elif kind == "say":
             self.say(str(content.get("text") or ""))
@@ -696,6 +891,7 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                 self.revoke(content["id"])
         elif kind == "sync":
             # a view that missed an append (or loaded after one) asks for the whole trait
+            self._outbox.viewed = True  # a front end keeps the trait from now on
             if content.get("length") != len(self.transcript):
                 self.send_state("transcript")
         elif kind in ("decide", "answer"):
@@ -708,6 +904,13 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
                     self._bridge.resolve(token, decision)
             else:
                 self._answer(token, content, buffers)
+
+    def _trust_clicked(self) -> None:
+        try:
+            self.trust()
+        except (OSError, SnapshotError) as exc:  # not signed, or its state refused: said so
+            why = f"could not be signed: {exc}" if isinstance(exc, OSError) else str(exc)
+            self.untrusted = {**self.untrusted, "error": f"{self.untrusted.get('file')} {why}"}
 
     def _decide_token(self, content: dict[str, Any]) -> str | None:
         """The message's token when it is the card waiting now, else None (a stale click)."""
@@ -747,10 +950,12 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
         self._static.show()
 
     @traitlets.observe("pending")
-    def _pending_changed(self, _change: Any) -> None:
+    def _pending_changed(self, change: Any) -> None:
         static = getattr(self, "_static", None)
         if static is not None:
             static.changed()
+            if change["new"]:
+                static.flush()  # the conversation waits for the person: the copy shows it now
 
     def _static_html(self) -> str:
         return conversation_html(self.transcript, title=self.title, pending=self.pending)
@@ -773,9 +978,74 @@ class ChatWidget(QuestionsProvider, anywidget.AnyWidget):
 
     def close(self) -> None:
         """Close the widget; a decision still waiting ends superseded, a question unanswered."""
-        for token in self._bridge.waiting():
-            self._bridge.resolve(token, {"say": ""} if token.startswith("d") else None)
+        bridge = getattr(self, "_bridge", None)  # None: the constructor raised before it
+        for token in bridge.waiting() if bridge is not None else ():
+            bridge.resolve(token, {"say": ""} if token.startswith("d") else None)
         super().close()
+
+
+def _listed(rules: Rules | None) -> list[dict[str, Any]]:
+    """The ``rules`` trait: the rules that apply, then those waiting to be confirmed here."""
+    if rules is None:
+        return []
+    return [*rules.to_list(),
+            *({**rule.to_dict(), "state": "unconfirmed"} for rule in rules.unconfirmed())]
+
+
+def _file_rules(surface: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules a session file's surface holds, each checked (``SnapshotError`` naming what
+    is wrong); none when it holds none."""
+    rules = surface.get("rules")
+    if rules is None:
+        return []
+    try:
+        if not isinstance(rules, list):
+            raise ValueError("must be a list")
+        return [Rule.from_dict(rule).to_dict() for rule in rules]
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"surface.rules: {exc}. The file was left as it is") from None
+
+
+class _Outbox:
+    """The events added since the last append message (``start``: the first one's index);
+    ``due`` while a send is scheduled; ``viewed`` once a front end said 'sync'; ``whole``:
+    the transcript's length when it was last sent whole."""
+
+    def __init__(self) -> None:
+        self.start = 0
+        self.events: list[dict[str, Any]] = []
+        self.due = False
+        self.viewed = False
+        self.whole = 0
+
+    def add(self, start: int, events: list[dict[str, Any]]) -> None:
+        if not self.events:
+            self.start = start
+        self.events.extend(events)
+
+    def take(self) -> tuple[int, list[dict[str, Any]]]:
+        events, self.events = self.events, []
+        return self.start, events
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share at their start, in O(len) of C-level work.
+
+    >>> _common_prefix("Hello a", "Hello ϊ")
+    6
+    """
+    if b.startswith(a):
+        return len(a)
+    if a.startswith(b):
+        return len(b)
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; they differ before high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _is_conversation(factory: Any) -> bool:

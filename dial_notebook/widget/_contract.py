@@ -12,16 +12,19 @@ The front end mirrors these in ``js/src/contract.js``; the runtime's events are 
              usage       Usage | {}
              undoable    {suggestion id: True | why not}     code   str (every kept step)
              rules       list[RuleShape]  (every rule this conversation applies: its own and
-                         the notebook's)
+                         the notebook's; and, with state 'unconfirmed', notebook rules another
+                         conversation read from its file, which apply here once confirmed)
+             untrusted   UntrustedSession | {}   (a conversation shown read-only)
     front end ─▶ kernel  DecideMessage, AnswerMessage, SayMessage, RetryMessage, StopMessage,
                          PingMessage, SyncMessage, QuestionsMessage, UndoMessage, DryRunMessage,
-                         RuleDraftMessage, AllowMessage, RevokeMessage
+                         RuleDraftMessage, AllowMessage, RevokeMessage, TrustMessage,
+                         ConfirmRuleMessage
     kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage, DryRunResultMessage,
                          RuleDraftResultMessage, AllowResultMessage
 
     >>> sorted(FRONT_END_MESSAGES)  # doctest: +NORMALIZE_WHITESPACE
-    ['allow', 'answer', 'decide', 'dry-run', 'ping', 'questions', 'retry', 'revoke',
-     'rule-draft', 'say', 'stop', 'sync', 'undo']
+    ['allow', 'answer', 'confirm-rule', 'decide', 'dry-run', 'ping', 'questions', 'retry',
+     'revoke', 'rule-draft', 'say', 'stop', 'sync', 'trust', 'undo']
     >>> sorted(KERNEL_MESSAGES)
     ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft']
 """
@@ -57,12 +60,14 @@ class StoppedEntry(TypedDict):
 
 class ResumedEntry(TypedDict):
     """The conversation carried on from a saved session (``session=``, ``ChatWidget.restore``):
-    where it was kept, when it was saved, and whether a card or question waits again."""
+    where it was kept, when it was saved, and whether a card or question waits again;
+    ``read_only``: opened read-only, from a file this user did not make (not yet trusted)."""
 
     type: Literal["resumed"]
     session: str
     saved_at: str
     waiting: bool
+    read_only: NotRequired[bool]
 
 
 class Usage(TypedDict):
@@ -147,6 +152,7 @@ class RuleShape(TypedDict):
     scope: Literal["conversation", "notebook"]
     created: str
     fired: int
+    state: NotRequired[Literal["unconfirmed"]]
 
 
 class RuleDraftMessage(TypedDict):
@@ -205,6 +211,31 @@ class RevokeMessage(TypedDict):
 
     type: Literal["revoke"]
     id: str
+
+
+class TrustMessage(TypedDict):
+    """"Trust this file" on a conversation shown read-only: the kernel signs its file with the
+    person's secret, and the conversation carries on (its rules active, its card back)."""
+
+    type: Literal["trust"]
+
+
+class ConfirmRuleMessage(TypedDict):
+    """Confirm on an unconfirmed notebook rule (read from another conversation's file): it
+    applies to this conversation too from now on."""
+
+    type: Literal["confirm-rule"]
+    id: str
+
+
+class UntrustedSession(TypedDict):
+    """The ``untrusted`` trait while a conversation is shown read-only: the file it came from
+    (not made by this user) and the rules in it, none of them active; ``error``: why the last
+    "Trust this file" failed (the file could not be signed)."""
+
+    file: str
+    rules: list[dict[str, Any]]
+    error: NotRequired[str]
 
 
 class AnswerMessage(TypedDict):
@@ -294,8 +325,10 @@ class AppendMessage(TypedDict):
 
 class ProgressMessage(TypedDict):
     """A reply being streamed: its prose so far is the prose shown until ``at`` followed by
-    ``text`` (or, when it changed otherwise, all of ``prose``); ``writing`` is what the agent
-    is writing now in plain words ("proposing: add-note"), or None. Never kept."""
+    ``text`` (or, from an older kernel, all of ``prose``); neither when only ``writing``
+    changed (or the reply's progress budget is spent: the prose shown stays). ``writing`` is
+    what the agent is writing now in plain words ("proposing: add-note"), or None. Never
+    kept."""
 
     type: Literal["progress"]
     turn: int
@@ -311,6 +344,7 @@ FRONT_END_MESSAGES: dict[str, type] = {
     "retry": RetryMessage, "stop": StopMessage, "ping": PingMessage, "sync": SyncMessage,
     "questions": QuestionsMessage, "undo": UndoMessage, "dry-run": DryRunMessage,
     "rule-draft": RuleDraftMessage, "allow": AllowMessage, "revoke": RevokeMessage,
+    "trust": TrustMessage, "confirm-rule": ConfirmRuleMessage,
 }
 
 #: ``type`` → the shape of the messages the kernel sends.

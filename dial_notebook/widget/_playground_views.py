@@ -53,6 +53,10 @@ REPAIR_WHY = {
     "recovered": "Even after repair the XML could not be read strictly: lxml recovered what "
                  "it could and the text may differ from what was written.",
     "too-large": "The reply is over the size a runtime reads.",
+    "too-many-elements": "A runtime reads a reply's first 1,000 elements; the rest are "
+                         "counted and said unread, and none of them is proposed.",
+    "too-many-envelopes": "A runtime reads a reply's first 100 envelopes; the rest of the "
+                          "reply is said unread.",
 }
 
 _SEVERITY_WHY = {
@@ -352,16 +356,48 @@ def _outcomes_read(message: str) -> str:
     if not message.startswith("<dial>"):
         return ""
     envelope = parse(message)
-    pairs = [(e.of, e.yields[0].rpartition(":")[2]) for e in (envelope.elements if envelope
-             else ()) if e.kind == "acknowledge" and e.of and e.yields]
+    elements = envelope.elements if envelope else ()
+    pairs = [(e.of, e.yields[0].rpartition(":")[2]) for e in elements
+             if e.kind == "acknowledge" and e.of and e.yields]
     if not pairs:
         return ""
-    here = ", ".join(f"{escape(of)} → {escape(status)}" for of, status in pairs)
+    declared = _declared_outcomes(elements)
+    here = ", ".join(f"{escape(of)} → {escape(status)}{escape(_why(declared.get(of, {})))}"
+                     for of, status in pairs)
     return ('<p class="dpg-muted" data-dpg-read="">Each <code>&lt;dial-acknowledge of="ID" '
             'yield="ID:STATUS"&gt;</code> is one outcome, named by the id of your suggest or '
             "execute step (sg-N when it had none), with what became of it; the "
             "<code>&lt;dial-declare&gt;</code> after it holds the details. Your elements' own "
             f"yield events are never sent back. Here: {here}.</p>")
+
+
+def _declared_outcomes(elements: Any) -> dict[str, dict[str, Any]]:
+    """Each ``<dial-declare context-key="outcome:ID">``'s JSON, by ID."""
+    found: dict[str, dict[str, Any]] = {}
+    for e in elements:
+        key = getattr(e, "context_key", None) or ""
+        payload = getattr(e, "payload", None)
+        if (e.kind == "declare" and key.startswith("outcome:") and payload is not None
+                and payload.error is None and isinstance(payload.value, dict)):
+            found[key[len("outcome:"):]] = payload.value
+    return found
+
+
+def _why(outcome: dict[str, Any]) -> str:
+    """Why an invalid outcome was invalid, in the person's words ('' for the other statuses):
+    the acknowledgement's text is the runtime's, the same for every invalid outcome ("the
+    payload for X is invalid"), so an unknown action is said here to be unknown.
+
+        >>> _why({"status": "invalid", "action": "add-notez", "code": "unknown-action"})
+        ": there is no action 'add-notez' (the acknowledgement's words are the same for every invalid proposal)"
+    """
+    if outcome.get("status") != "invalid":
+        return ""
+    if outcome.get("code") == "unknown-action":
+        return (f": there is no action '{outcome.get('action') or ''}' (the acknowledgement's "
+                "words are the same for every invalid proposal)")
+    hint = str(outcome.get("hint") or "").strip()
+    return f": the payload was refused ({hint})" if hint else ": the payload was refused"
 
 
 def received_html(message: str | None, turn: int | None = None) -> str:

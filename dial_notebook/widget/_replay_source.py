@@ -16,8 +16,11 @@ ChatWidget's session file (``chat.save(path)``, ``session=``) keeps only the wid
 entries there, with their places (``surface.entries``): they are put back among the events.
 
 A file is untrusted: it is read as JSON and nothing else (never unpickled, no object hooks),
-at most ``MAX_BYTES``; every event must be an object with a string ``type``; a ``sent`` event
-must carry its ``message`` as text and a ``reply`` its ``text`` (the replay shows both exactly).
+at most ``MAX_BYTES``, nested at most ``MAX_DEPTH`` levels (``_data_files``, the package's one
+reader of such files); every event must be an object with a string ``type``; a ``sent`` event
+must carry its ``message`` as text and a ``reply`` its ``text`` (the replay shows both exactly);
+and every field of every event of a snapshot must be of its kind (the runtime's event shapes,
+the widget's entries and the fields it adds): ``transcript[3].turn: must be a whole number``.
 
     >>> read_saved({"format": FORMAT, "version": 1, "transcript": [{"type": "sent",
     ...             "turn": 1, "message": "hi"}]}).transcript
@@ -30,15 +33,18 @@ must carry its ``message`` as text and a ``reply`` its ``text`` (the replay show
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
+from dial_notebook._data_files import DataFileError, parse_json, read_bytes, type_error
+from dial_notebook._data_files import at as field_at
 from dial_notebook._json_kind import json_kind
+from dial_notebook.runtime import EVENT_SHAPES
 from dial_notebook.runtime._snapshot import FORMAT, MAX_EVENTS, MAX_SNAPSHOT_BYTES, VERSION
 
+from ._contract import WIDGET_ENTRIES, WIDGET_FIELDS
 from ._serialise import json_safe
 
 #: The snapshot versions a replay reads (the runtime's snapshot format, _snapshot.py, owns
@@ -77,13 +83,14 @@ def read_saved(source: Any) -> Saved:
     if isinstance(source, Mapping):
         return _from_snapshot(source, "the snapshot")
     if isinstance(source, list | tuple):
-        return Saved(_checked(list(source), "the transcript", "transcript"), "a transcript")
+        return Saved(_checked(list(source), "the transcript", "transcript", strict=False),
+                     "a transcript")
     events = getattr(source, "transcript", None)
     if isinstance(events, list | tuple):
         kind = type(source).__name__
         title = getattr(source, "title", "")
-        return Saved(_checked(list(events), f"the {kind}", "transcript"), f"a {kind}",
-                     title=title if isinstance(title, str) else "")
+        return Saved(_checked(list(events), f"the {kind}", "transcript", strict=False),
+                     f"a {kind}", title=title if isinstance(title, str) else "")
     raise TypeError(
         "Replay: give a snapshot (a dict), the path of its JSON file, a ChatWidget or a "
         f"Conversation, not {type(source).__name__}")
@@ -99,41 +106,10 @@ def _read_file(source: str | Path) -> Any:
         raise ValueError(f"Replay: {name}: there is no such file")
     if not path.is_file():
         raise ValueError(f"Replay: {name}: not a file")
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise ValueError(f"Replay: {name}: the file is {_megabytes(size)}; a replay reads "
-                         f"saved conversations up to {_megabytes(MAX_BYTES)}")
-    try:
-        with path.open("rb") as file:
-            data = file.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise ValueError(f"Replay: {name}: cannot be read ({error.strerror or error})") from None
-    if len(data) > MAX_BYTES:  # it grew while being read
-        raise ValueError(f"Replay: {name}: the file is over {_megabytes(MAX_BYTES)}")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"Replay: {name}: not a saved conversation (not UTF-8 text: byte "
-                         f"{error.start} is 0x{data[error.start]:02x})") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"Replay: {name}: not valid JSON ({error.msg}, line {error.lineno} "
-                         f"column {error.colno})") from None
-    except _Constant as error:
-        raise ValueError(f"Replay: {name}: not valid JSON ({error} is not a JSON number)"
-                         ) from None
-    except RecursionError:
-        raise ValueError(f"Replay: {name}: not a saved conversation (it nests too deeply)"
-                         ) from None
-
-
-class _Constant(ValueError):
-    """NaN, Infinity or -Infinity in the file: Python's json reads them, JSON has none."""
-
-
-def _no_constant(name: str) -> Any:
-    raise _Constant(name)
+    try:  # the package's one reader of a file a person was sent: bounded, JSON only
+        return parse_json(read_bytes(path, max_bytes=MAX_BYTES, file=name), name)
+    except DataFileError as error:
+        raise ValueError(f"Replay: {error}") from None
 
 
 def _from_snapshot(snapshot: Any, name: str) -> Saved:
@@ -187,9 +163,12 @@ def _with_entries(events: list[dict[str, Any]], entries: Any, name: str) -> list
     return _checked(merged, name, "the widget's transcript")
 
 
-def _checked(events: Any, name: str, where: str) -> list[dict[str, Any]]:
+def _checked(events: Any, name: str, where: str, *, strict: bool = True
+             ) -> list[dict[str, Any]]:
     """JSON-safe copies of ``events``, each an object with a string type (else a ValueError
-    saying which one is not, as ``transcript[12]``)."""
+    saying which one is not, as ``transcript[12]``). ``strict`` (a snapshot: data from a
+    file): every field of every event of its kind too (``_field_error``); a live
+    conversation's own transcript is the runtime's, and only made JSON-safe."""
     if not isinstance(events, list | tuple):
         raise ValueError(f"Replay: {name}: its '{where}' is {json_kind(events)}, not a list of "
                          "events")
@@ -211,11 +190,33 @@ def _checked(events: Any, name: str, where: str) -> list[dict[str, Any]]:
         if field is not None and not isinstance(event.get(field), str):
             raise ValueError(f"Replay: {name}: {at} is a '{kind}' event without its "
                              f"'{field}' as text")
+        wrong = _field_error(event, at) if strict else None
+        if wrong is not None:
+            raise ValueError(f"Replay: {DataFileError(name, *wrong)}")
         try:
             checked.append(json_safe(event))
         except RecursionError:
             raise ValueError(f"Replay: {name}: {at} nests too deeply") from None
     return checked
+
+
+def _field_error(event: Mapping[str, Any], where: str) -> tuple[str, str] | None:
+    """Where and how ``event`` is not of its kind: a runtime event (``EVENT_SHAPES``, with
+    the fields the widget adds, ``WIDGET_FIELDS``) or one of the widget's own entries
+    (``WIDGET_ENTRIES``); ``None`` when it is."""
+    kind = event["type"]
+    if kind in WIDGET_ENTRIES:
+        return type_error(dict(event), WIDGET_ENTRIES[kind], where)
+    if kind not in EVENT_SHAPES:
+        return field_at(where, "type"), f"{_shown(kind)} is not an event type a replay shows"
+    added = WIDGET_FIELDS.get(kind, {})
+    for key, shapes in added.items():
+        if key in event:
+            wrong = type_error(event[key], Union[shapes], field_at(where, key))  # noqa: UP007
+            if wrong is not None:
+                return wrong
+    own = {key: value for key, value in event.items() if key not in added}
+    return type_error(own, EVENT_SHAPES[kind], where)
 
 
 def _shown(value: Any) -> str:

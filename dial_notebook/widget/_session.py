@@ -4,13 +4,19 @@ and read back when the same cell runs again in a new kernel.
     ChatWidget(..., session="eda") ─▶ .dial/eda.json in the notebook's folder (the kernel's
                                       working directory)
         the file exists  ─▶ read (JSON only, checked: _snapshot.py) ─▶ the conversation and
-                            the widget's entries restored, "resumed" said in the widget, the
-                            say that was going taken up (its card back)
+                            the widget's entries restored, "resumed" said in the widget, then
+            signed by this user (_trust.py) ─▶ its rules back, the say that was going taken
+                            up (its card back, never accepted by a rule)
+            unsigned, changed or foreign    ─▶ read-only (``trust`` trait): shown, its rules
+                            listed as not active, nothing runs, nothing is sent, nothing is
+                            saved, until the person trusts it ("Trust this file", chat.trust():
+                            the file is signed again, with this user's secret, and carries on)
         a run starting, a card or question waiting, a say ending ─▶ saved at once (once the
                             step in progress has done its part)
         any other event ─▶ saved within SETTLE_SECONDS (events that come together are
                             written together)
-        every save is atomic: a crash mid-write leaves the previous version whole
+        every save is atomic (a crash mid-write leaves the previous version whole) and
+                            signed with the user's own Jupyter secret
 
 The file holds the runtime's snapshot; the widget's own entries (the person's words, errors,
 "stopped", "resumed") go in its ``surface`` with their places, so no event is written twice.
@@ -33,11 +39,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dial_notebook.runtime._snapshot import SnapshotError, load_snapshot, save_snapshot
+from dial_notebook.runtime._snapshot import SnapshotError, read_session_file, save_snapshot
 
 from ._contract import WIDGET_ENTRIES
 from ._serialise import json_safe
-from ._vegalite import with_chart
+from ._vegalite import START_SECONDS, with_chart
 
 #: The folder, beside the notebook, where named sessions are kept.
 FOLDER = ".dial"
@@ -63,15 +69,29 @@ def session_path(session: str | os.PathLike[str]) -> Path:
     return Path(session)
 
 
-def read_session(path: Path) -> dict[str, Any] | None:
-    """The saved conversation at ``path``, or None when there is none yet.
+class UntrustedSessionError(RuntimeError):
+    """Something was asked of a conversation shown read-only: its file was not made by this
+    user (unsigned, changed, or signed with another secret) and has not been trusted."""
+
+
+def untrusted_message(origin: str) -> str:
+    """What a read-only conversation says when asked to act."""
+    return (f"This conversation comes from {origin}, a file you did not make (unsigned, "
+            f"changed since you saved it, or saved by someone else): it is shown read-only, "
+            f"its rules are not active and nothing in it runs. Read it, then click \"Trust "
+            f"this file\" (or chat.trust()) to carry on.")
+
+
+def read_session(path: Path) -> tuple[dict[str, Any] | None, bool]:
+    """The saved conversation at ``path`` (None when there is none yet) and whether this user
+    signed it (a missing file: True, there is nothing to distrust).
 
     A file that cannot be read raises ``SnapshotError`` saying so and what to do; the file is
     left as it is (nothing is lost)."""
     if not path.exists():
-        return None
+        return None, True
     try:
-        return load_snapshot(path)
+        return read_session_file(path)
     except SnapshotError as exc:
         raise SnapshotError(
             f"{exc}. The file was left as it is: move it away (or choose another session "
@@ -86,17 +106,21 @@ def surface_of(transcript: list[dict[str, Any]], **extra: Any) -> dict[str, Any]
     return {"entries": entries, **extra}
 
 
-def widget_transcript(saved: dict[str, Any]) -> list[dict[str, Any]]:
+def widget_transcript(saved: dict[str, Any], *,
+                      draw_charts: bool = False) -> list[dict[str, Any]]:
     """The widget's transcript of a saved session: the runtime's events with the widget's own
-    entries back in their places (just the runtime's events when it has none), and each
-    Vega-Lite chart drawn again (the file holds the runtime's events, without the image).
+    entries back in their places (just the runtime's events when it has none). The file holds
+    the runtime's events, without chart images: ``draw_charts`` draws each Vega-Lite chart
+    again, waiting for the renderer (off the kernel's loop only: the command line's export);
+    by default none is drawn here (the widget draws them off the loop, _vegalite.py).
 
         >>> widget_transcript({"transcript": [{"type": "sent", "turn": 1, "message": "hi"}],
         ...                    "surface": {"entries": [[0, {"type": "person", "text": "hi"}]]}})
         [{'type': 'person', 'text': 'hi'}, {'type': 'sent', 'turn': 1, 'message': 'hi'}]
     """
-    # the runtime's events as the widget holds them: a chart drawn (_vegalite.py)
-    events = [json_safe(with_chart(event)) for event in saved.get("transcript") or []]
+    # the runtime's events as the widget holds them: a chart drawn only when asked to
+    events = [json_safe(with_chart(event, wait=START_SECONDS) if draw_charts else event)
+              for event in saved.get("transcript") or []]
     surface = saved.get("surface")
     entries = surface.get("entries", []) if isinstance(surface, dict) else []
     if not isinstance(entries, list):
@@ -112,6 +136,7 @@ def widget_transcript(saved: dict[str, Any]) -> list[dict[str, Any]]:
         if entry.get("type") not in WIDGET_ENTRIES:
             raise SnapshotError(f"{where} is a {entry.get('type')!r}, not one of the widget's "
                                 f"own entries ({', '.join(WIDGET_ENTRIES)})")
+        _check_entry(entry, where)
         if place < len(merged):
             raise SnapshotError(f"{where} is out of order (place {place})")
         while len(merged) < place:
@@ -123,6 +148,32 @@ def widget_transcript(saved: dict[str, Any]) -> list[dict[str, Any]]:
         merged.append(json_safe(entry))
     merged.extend(queue)
     return merged
+
+
+#: The fields of the widget's own entries and the kinds of values they hold.
+_ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
+    "text": (str,), "questions": (str,), "error": (str,), "partial": (str,),
+    "session": (str,), "saved_at": (str,), "waiting": (bool,), "read_only": (bool,),
+    "answer_to": (int, type(None)),
+}
+
+
+def _check_entry(entry: dict[str, Any], where: str) -> None:
+    """``SnapshotError`` unless ``entry`` has exactly its shape's keys, each of its kind."""
+    shape = WIDGET_ENTRIES[entry["type"]]
+    required = set(shape.__required_keys__)  # type: ignore[attr-defined]
+    allowed = required | set(shape.__optional_keys__)  # type: ignore[attr-defined]
+    missing, unknown = sorted(required - set(entry)), sorted(set(entry) - allowed)
+    if missing or unknown:
+        raise SnapshotError(f"{where} ({entry['type']}) has "
+                            + ("no " + ", ".join(missing) if missing
+                               else "unknown keys " + ", ".join(unknown)))
+    for key, value in entry.items():
+        kinds = _ENTRY_FIELDS.get(key)
+        if kinds is not None and (not isinstance(value, kinds) or (
+                isinstance(value, bool) and bool not in kinds)):
+            raise SnapshotError(f"{where}.{key} must be {' or '.join(k.__name__ for k in kinds)}"
+                                f", not {type(value).__name__}")
 
 
 _LIVE: dict[Path, weakref.ReferenceType[Any]] = {}

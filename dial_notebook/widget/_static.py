@@ -186,6 +186,7 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
     cards: dict[str, _Item] = {}
     asks: dict[Any, _Item] = {}
     wire: _Item | None = None
+    resumed_at = -1  # the latest "carried on from …" line
 
     def end_turn() -> None:
         nonlocal wire
@@ -218,6 +219,13 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
             asks[index] = item
             items.append(item)
         elif kind == "suggestion":
+            # after a restart the waiting card is offered again (its dry run made anew): it is
+            # the card above "what was waiting for you is back, above", shown once, as now
+            earlier = cards.get(str(event.get("id")))
+            if (earlier is not None and earlier.index < resumed_at and earlier.outcome is None
+                    and not earlier.steps and earlier.event.get("kind") == event.get("kind")):
+                earlier.event = event
+                continue
             item = _Item("suggestion", event, index)
             cards[str(event.get("id"))] = item
             items.append(item)
@@ -243,6 +251,7 @@ def _items(transcript: list[Any], pending: Mapping[str, Any]) -> list[_Item]:
                 wire.outcome = event
             end_turn()
         elif kind in ("turn-limit", "error", "stopped", "resumed", "undo-failed"):
+            resumed_at = index if kind == "resumed" else resumed_at
             items.append(_Item("status", event, index))
         elif kind == "sent":
             end_turn()
@@ -649,6 +658,9 @@ def _status(item: _Item, _budget: _Budget) -> str:
         waiting = (": what was waiting for the person is back, above." if event.get("waiting")
                    else ".")
         line = f"Carried on from {_string(event.get('session'))}{saved}{waiting}"
+        if event.get("read_only") is True:  # a file the person did not make: shown only
+            line = (f"Opened read-only from {_string(event.get('session'))}{saved}: a file "
+                    "the person did not make; nothing in it ran until they trusted it.")
         return f'<div class="dial-status-line dial-resumed">{_text(line, 2000)}</div>'
     if kind == "turn-limit":
         return (f'<div class="dial-status-line dial-warn">Stopped after '

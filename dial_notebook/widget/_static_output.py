@@ -5,7 +5,9 @@ that a notebook saved, reopened without a kernel or converted by nbconvert still
     changed()  ──▶ an update_display, debounced: at most one per ``interval`` seconds while
                    changes flow, and a trailing one after the last (on the asyncio loop show()
                    ran on, or the one running now; at once when none runs)
-    flush()    ──▶ the update now (if anything changed since the last one)
+    flush()    ──▶ the update now (if anything changed since the last one): the ChatWidget
+                   calls it when a say ends and when a card waits, so that a run that stops
+                   then (a headless notebook) loses no update
 
 Without IPython (no shell: a script, a test) it does nothing. A failure to render or publish
 is reported once as a warning and never reaches the caller: the live conversation must not

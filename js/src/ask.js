@@ -6,6 +6,7 @@
 // Answering is never approval: the kernel still puts every card it gates before the person.
 
 import { button, choiceText, h } from "./dom.js";
+import { focusAfterDecision } from "./focus.js";
 import { humanise, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").AskOption} AskOption */
@@ -58,6 +59,7 @@ export function askCard(view, item) {
       card.querySelectorAll("button, input, textarea").forEach((n) => {
         /** @type {HTMLButtonElement} */ (n).disabled = true;
       });
+      focusAfterDecision(card);
     },
     fail: (message) => { note.textContent = message; },
   };

@@ -13,6 +13,7 @@ import { commentButton, commentsArea, commentsPart, commentsToSend, outcomeComme
   reasonRow } from "./comments.js";
 import { button, h, revealedNodes } from "./dom.js";
 import { editor } from "./editor.js";
+import { focusAfterDecision } from "./focus.js";
 import { resultNodes } from "./inform.js";
 import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
 import { byRuleLine, ruleIdOf } from "./rules-panel.js";
@@ -81,6 +82,7 @@ export function decide(view, item, decision, extra = {}) {
     card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
       /** @type {HTMLButtonElement} */ (b).disabled = true;
     });
+    focusAfterDecision(card.node); // not to <body>, as the disabled control would leave it
   }
 }
 
@@ -173,6 +175,8 @@ function decisionPart(view, item, preview, destructive) {
   if (issue && draft.issueSeen !== item.pending.token) {
     draft.issueSeen = item.pending.token; // a new refusal opens the editor once
     draft.open = true;
+    draft.touched = new Set(); // every field it names is refused afresh
+    edited(view, item, draft); // what it will do: asked again of the payload the card now holds
   }
   const dry = dryRunSection(view, item);
   if (draft.open) {

@@ -238,7 +238,7 @@ export function reasonRow(view, item, dismiss) {
   });
   return h("div", { className: "dial-buttons dial-reason-row", "data-dial-reason-row": "" }, input,
     button("Dismiss", "dismiss-confirm", confirm, { aria: "Dismiss, and tell the agent why" }),
-    button("Cancel", "dismiss-reason-cancel", cancel, { aria: "Do not dismiss" }));
+    button("Cancel", "dismiss-reason-cancel", cancel, { aria: "Cancel: do not dismiss" }));
 }
 
 // ---- drawn under an outcome ----------------------------------------------------------------------

@@ -148,7 +148,7 @@ export {};
 /** A say the person stopped; `partial`: the streamed prose it had shown.
  *  @typedef {{type: 'stopped', partial?: string}} StoppedEvent */
 /** The conversation carried on from a saved session; `waiting`: a card or question is back.
- *  @typedef {{type: 'resumed', session: string, saved_at: string, waiting: boolean}} ResumedEvent */
+ *  @typedef {{type: 'resumed', session: string, saved_at: string, waiting: boolean, read_only?: boolean}} ResumedEvent */
 
 /**
  * @typedef {SentEvent | ReplyEvent | InformEvent | AskEvent | SuggestionEvent | OutcomeEvent
@@ -200,8 +200,17 @@ export {};
  * how many proposals it has accepted.
  * @typedef {{
  *   id: string, action: string, schema: Json, scope: 'conversation' | 'notebook',
- *   created: string, fired: number,
+ *   created: string, fired: number, state?: 'unconfirmed',
  * }} Rule
+ * (`state` 'unconfirmed': a notebook rule another conversation read from its file; it accepts
+ * nothing here until the person confirms it.)
+ */
+
+/**
+ * A conversation shown read-only: the file it came from (not made by this user) and the rules
+ * in it, none of them active, until the person trusts it; `error`: why the last "Trust this file"
+ * failed (the file could not be signed).
+ * @typedef {{file: string, rules: Rule[], error?: string}} UntrustedSession
  */
 
 /** An earlier proposal a draft rule would have accepted. @typedef {{id: string, preview: string, status: string}} RuleMatch */
@@ -219,6 +228,7 @@ export {};
  *   queued: string[], schemas: {[action: string]: JsonSchema}, title: string,
  *   usage: Usage | {}, questions: QuestionsRequest | {}, provider_note: string,
  *   code: string, undoable: {[id: string]: true | string}, rules: Rule[],
+ *   untrusted: UntrustedSession | {},
  * }} Traits
  */
 
@@ -246,9 +256,12 @@ export {};
  * Save the rule, and accept the card waiting under `token` with it.
  * @typedef {{type: 'allow', token: string, schema: Json, scope: Rule['scope']}} AllowMessage
  * @typedef {{type: 'revoke', id: string}} RevokeMessage
+ * "Trust this file": sign the read-only conversation's file with the person's secret, carry on.
+ * @typedef {{type: 'trust'}} TrustMessage
+ * @typedef {{type: 'confirm-rule', id: string}} ConfirmRuleMessage
  * @typedef {DecideMessage | AnswerMessage | SayMessage | RetryMessage | StopMessage | PingMessage
  *   | SyncMessage | QuestionsMessage | DryRunMessage | UndoMessage | RuleDraftMessage
- *   | AllowMessage | RevokeMessage} MessageOut
+ *   | AllowMessage | RevokeMessage | TrustMessage | ConfirmRuleMessage} MessageOut
  * @typedef {{type: 'pong', id: string}} PongMessage
  * @typedef {{type: 'append', start: number, events: TranscriptEvent[]}} AppendMessage
  * @typedef {{

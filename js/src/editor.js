@@ -8,6 +8,8 @@
 //
 //   draft.view  'form' ⇄ 'json'   (switching to the form parses the JSON first; bad JSON stays)
 //   draft.local  the form's own errors: Save is refused while there are any
+//   draft.touched  fields changed since the kernel's refusal ('*': the JSON): its errors there
+//                  are of a value no longer there, so they go (one error per field, for now)
 
 import { button, h, uid } from "./dom.js";
 import { buildForm, formSupported } from "./form.js";
@@ -54,12 +56,24 @@ export function editor(view, item, draft, onSave, { aside = null, onEdit = () =>
       save(edit);
     }
   });
-  if (hasForm) box.append(tabs(edit));
+  const tabList = hasForm ? tabs(edit) : null;
+  if (tabList) box.append(tabList);
   /** @type {Set<number>} */
   let placed = new Set();
-  if (draft.view === "form") placed = formPart(edit, /** @type {import("./contract.js").JsonSchema} */ (schema), errors);
-  else jsonPart(edit);
-  if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
+  const touched = draft.touched || (draft.touched = new Set());
+  /** @type {HTMLElement | null} */
+  let issueNode = null;
+  const stale = () => { // the refusal is of values no longer there: only the tries left stay
+    if (issueNode && !refusalStands(item.pending, errors, touched)) issueNode.querySelector("[data-dial-refusal]")?.remove();
+  };
+  if (draft.view === "form") placed = formPart(edit, /** @type {import("./contract.js").JsonSchema} */ (schema), errors, stale);
+  else jsonPart(edit, stale);
+  if (tabList) tabPanel(tabList);
+  if (issue) {
+    issueNode = issueBox(item.pending, errors.filter((e, index) => !placed.has(index) && !isTouched(touched, e.field)));
+    box.append(issueNode);
+    stale();
+  }
   if (aside) box.append(aside);
   if (comments) box.append(comments);
   box.append(h("div", { className: "dial-buttons" },
@@ -69,24 +83,42 @@ export function editor(view, item, draft, onSave, { aside = null, onEdit = () =>
 }
 
 /**
- * The Form / JSON tabs.
+ * The Form / JSON tabs (ARIA tabs: the selected one in the Tab order, Left / Right / Home / End
+ * move between them and select, each controls the tab panel `tabPanel` makes).
  * @param {Edit} edit
  */
 function tabs({ view, item, draft }) {
   const list = h("div", { className: "dial-tabs", role: "tablist", "aria-label": "Edit as" });
+  const panel = uid("tabpanel");
+  const modes = /** @type {const} */ (["form", "json"]);
+  const onTab = { focusSelector: "[role=tab][aria-selected=true]" };
+  /**
+   * @param {"form" | "json"} mode
+   * @param {import("./state.js").Focus} focus  where focus goes once switched (a click: the editor)
+   */
+  const select = (mode, focus) => {
+    if (draft.view === mode) return;
+    if (mode === "form" && !syncFromJson(draft)) {
+      view.refresh(item, focus === onTab ? onTab : {});
+      return;
+    }
+    if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
+    draft.view = mode;
+    view.refresh(item, focus);
+  };
   for (const [mode, label] of /** @type {const} */ ([["form", "Form"], ["json", "JSON"]])) {
+    const selected = draft.view === mode;
     list.append(h("button", {
-      type: "button", role: "tab", className: "dial-tab", "aria-selected": String(draft.view === mode),
+      type: "button", role: "tab", className: "dial-tab", "aria-selected": String(selected),
+      "aria-controls": panel, id: `${panel}-${mode}`, tabindex: selected ? "0" : "-1",
       "data-dial-view": mode,
-      onClick: () => {
-        if (draft.view === mode) return;
-        if (mode === "form" && !syncFromJson(draft)) {
-          view.refresh(item);
-          return;
-        }
-        if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
-        draft.view = mode;
-        view.refresh(item, { focusEditor: true });
+      onClick: () => select(mode, { focusEditor: true }),
+      onKeydown: (/** @type {KeyboardEvent} */ event) => {
+        const at = modes.indexOf(mode);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: modes.length - 1 }[event.key];
+        if (to === undefined) return;
+        event.preventDefault();
+        select(modes[(to + modes.length) % modes.length], onTab);
       },
     }, label));
   }
@@ -94,12 +126,27 @@ function tabs({ view, item, draft }) {
 }
 
 /**
+ * Move what follows the tab list (the form, or the JSON) into the panel its tabs control.
+ * @param {HTMLElement} list
+ */
+function tabPanel(list) {
+  const selected = list.querySelector("[aria-selected=true]");
+  const panel = h("div", {
+    className: "dial-tab-panel", role: "tabpanel", id: selected?.getAttribute("aria-controls") || uid("tabpanel"),
+    "aria-labelledby": selected?.id || "",
+  });
+  while (list.nextSibling) panel.append(list.nextSibling);
+  list.after(panel);
+}
+
+/**
  * The form, with each error placed on the field it names; the indexes of the errors placed.
  * @param {Edit} edit
  * @param {import("./contract.js").JsonSchema} schema
  * @param {PlacedError[]} errors
+ * @param {() => void} stale  called once a refused field has changed
  */
-function formPart({ view, item, draft, box, onEdit }, schema, errors) {
+function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
   /** @type {Set<number>} */
   const placed = new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
@@ -111,6 +158,7 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
     const wrap = error.field === "" ? null : fields.get(error.field);
     if (!wrap) continue; // the payload as a whole, or a field the form does not show
     placed.add(index);
+    if (isTouched(draft.touched, error.field)) continue; // changed since: its error went with the value
     const note = h("div", { className: "dial-field-error", id: uid("err") }, error.message);
     wrap.classList.add("dial-field-invalid");
     wrap.append(note);
@@ -118,6 +166,8 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
     wrap.addEventListener("input", () => {
       note.remove();
       wrap.classList.remove("dial-field-invalid");
+      draft.touched?.add(error.field);
+      stale();
     }, { once: true });
     const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
     if (input) {
@@ -132,8 +182,9 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
 /**
  * The payload as JSON text; a parse error (from Save or a tab switch) is said under it.
  * @param {Edit} edit
+ * @param {() => void} stale  called once the JSON has changed
  */
-function jsonPart({ draft, box, onEdit }) {
+function jsonPart({ draft, box, onEdit }, stale) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json", "data-dial-field": "payload-json",
@@ -143,6 +194,8 @@ function jsonPart({ draft, box, onEdit }) {
   area.value = draft.json;
   area.addEventListener("input", () => {
     draft.json = area.value;
+    draft.touched?.add("*");
+    stale();
     onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
@@ -169,9 +222,31 @@ function issueBox(pending, rest) {
     : left <= 1 ? "Last try: if this edit is refused too, the proposal is dropped (the agent is told it was invalid)."
       : `${left} tries left before the proposal is dropped.`;
   return h("div", { className: "dial-issue", "data-dial-issue": "", role: "alert" },
-    h("strong", {}, "Not accepted: "), String(pending.issue?.text || ""),
-    rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null,
+    h("div", { "data-dial-refusal": "" }, h("strong", {}, "Not accepted: "), String(pending.issue?.text || ""),
+      rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null),
     tries ? h("div", { className: `dial-tries${left <= 1 ? " dial-tries-last" : ""}`, "data-dial-edits-left": String(left) }, tries) : null);
+}
+
+/**
+ * Whether field `field` (or, for '', anything) changed since the refusal ('*': the JSON did).
+ * @param {Set<string> | undefined} touched
+ * @param {string} field
+ */
+function isTouched(touched, field) {
+  return Boolean(touched) && (touched?.has("*") || touched?.has(field) || (field === "" && Boolean(touched?.size)));
+}
+
+/**
+ * Whether the refusal still speaks of a value that is there: some field it names is unchanged.
+ * @param {DecidePending} pending
+ * @param {PlacedError[]} errors
+ * @param {Set<string>} touched
+ */
+function refusalStands(pending, errors, touched) {
+  const fields = new Set(errors.map((e) => e.field));
+  if (pending.issue && typeof pending.issue.field === "string" && pending.issue.field) fields.add(normalisePath(pending.issue.field));
+  if (!fields.size) fields.add("");
+  return [...fields].some((field) => !isTouched(touched, field));
 }
 
 /** @param {Edit} edit */

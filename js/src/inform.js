@@ -65,11 +65,14 @@ function tableRows(payload) {
 }
 
 /**
- * A table (its first TABLE_ROWS rows, then "+N more rows"), or null if `payload` is not one.
+ * A table (its first TABLE_ROWS rows, then "+N more rows"), or null if `payload` is not one;
+ * its scrolling region is named `name` (its caption), so a screen reader can tell tables apart.
+ *   tableOf({columns: ["a"], data: [[1]]}, "sales · 1 row")
  * @param {Json} payload
+ * @param {string} [name]
  * @returns {HTMLElement[] | null}
  */
-export function tableOf(payload) {
+export function tableOf(payload, name = "") {
   const parsed = tableRows(payload);
   if (!parsed) return null;
   const { columns, rows } = parsed;
@@ -84,9 +87,20 @@ export function tableOf(payload) {
       h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
   }
   table.append(body);
-  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": "Table" }, table);
+  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": tableName(name, columns) }, table);
   const more = rows.length - shown.length;
   return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
+}
+
+/**
+ * A table's accessible name: its caption (one line, at most 80 characters), else its columns.
+ * @param {string} name
+ * @param {Json[]} columns
+ */
+function tableName(name, columns) {
+  const said = summarise(String(name || "").replace(/\s+/g, " ").trim(), 80);
+  if (said) return `Table: ${said}`;
+  return columns.length ? `Table of ${summarise(columns.map(String).join(", "), 80)}` : "Table";
 }
 
 /**
@@ -134,13 +148,13 @@ export function resultNodes(result) {
       const total = Number(table.total_rows);
       const note = Number.isFinite(total) && total > table.rows.length
         ? `The first ${table.rows.length} of ${total} rows` : "";
-      return [caption([shape.caption, note].filter(Boolean).join(" · ")),
-        ...(tableOf({ columns: table.columns, data: table.rows }) || [])];
+      const said = [shape.caption, note].filter(Boolean).join(" · ");
+      return [caption(said), ...(tableOf({ columns: table.columns, data: table.rows }, said) || [])];
     }
     case "list": {
       const items = shape.items;
       const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
-      const body = objects ? tableOf(items) || [] : [h("ul", { className: "dial-result-list" },
+      const body = objects ? tableOf(items, shape.caption) || [] : [h("ul", { className: "dial-result-list" },
         items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item))))];
       const more = !objects && items.length > CARD_ITEMS
         ? h("div", { className: "dial-more" }, `+${items.length - CARD_ITEMS} more`) : null;
@@ -202,7 +216,7 @@ function informBody(event) {
         h("pre", { className: "dial-code" }, h("code", {}, code))];
     }
     case "table": {
-      const table = hasPayload ? tableOf(payload) : null;
+      const table = hasPayload ? tableOf(payload, text) : null;
       return [prose, ...(table ?? (hasPayload ? [jsonBlock(payload)] : []))];
     }
     case "card-list": {

@@ -58,6 +58,7 @@ export function itemsOf(transcript, pending) {
   const cards = new Map();
   /** @type {Map<number | null | undefined, AskItem>} transcript index -> ask item */
   const asks = new Map();
+  let resumedAt = -1; // the latest "carried on from …" line
   transcript.forEach((event, index) => {
     if (!event || typeof event !== "object") return;
     switch (event.type) {
@@ -84,6 +85,14 @@ export function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
+        // after a restart the runtime offers the waiting card again (its dry run made anew):
+        // it is the card above "what was waiting for you is back, above", shown once, as now
+        const earlier = cards.get(String(event.id));
+        if (earlier && earlier.index < resumedAt && !earlier.outcome && !earlier.steps.size
+          && earlier.event.kind === event.kind) {
+          earlier.event = event;
+          break;
+        }
         /** @type {SuggestionItem} */
         const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: new Map(), acks: [] };
         cards.set(String(event.id), item);
@@ -114,10 +123,13 @@ export function itemsOf(transcript, pending) {
       case "no-reply":
         items.push({ kind: "no-reply", key: `n${index}`, index, event });
         break;
+      case "resumed":
+        resumedAt = index;
+        items.push({ kind: "status", key: `x${index}`, event });
+        break;
       case "turn-limit":
       case "error":
       case "stopped":
-      case "resumed":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:

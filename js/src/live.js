@@ -41,9 +41,11 @@ export function appended(transcript, message) {
 }
 
 /**
- * The streamed reply after `message`: its prose so far and what is being written. A message
- * that continues prose this view never got (it was drawn mid-stream) keeps what is shown and
- * updates only `writing`.
+ * The streamed reply after `message`: its prose so far and what is being written. `at` is where
+ * `text` goes: the prose shown up to `at`, then `text` (the kernel sends only what changed:
+ * usually the end grows, sometimes its last characters change, an entity completed). A message
+ * that continues prose this view never got (it was drawn mid-stream), or that has no text (the
+ * kernel's budget for this reply is spent), keeps what is shown and updates only `writing`.
  * @param {Stream | null} stream
  * @param {ProgressMessage} message
  * @returns {Stream}
@@ -53,8 +55,10 @@ export function streamed(stream, message) {
   const writing = typeof message.writing === "string" && message.writing ? message.writing : null;
   const mine = stream && stream.turn === turn ? stream : { turn, prose: "", writing: null };
   if (typeof message.prose === "string") return { turn, prose: message.prose, writing };
-  const text = typeof message.text === "string" ? message.text : "";
-  if (Number(message.at) === mine.prose.length) return { turn, prose: mine.prose + text, writing };
+  const at = Number(message.at);
+  if (typeof message.text === "string" && Number.isInteger(at) && at >= 0 && at <= mine.prose.length) {
+    return { turn, prose: mine.prose.slice(0, at) + message.text, writing };
+  }
   return { turn, prose: mine.prose, writing };
 }
 

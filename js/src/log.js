@@ -46,6 +46,10 @@ function statusNode(item) {
   }
   if (event.type === "resumed") {
     const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    if (event.read_only) {
+      return h("div", { className: "dial-status-line dial-resumed dial-warn", "data-dial-resumed": "", "data-dial-read-only": "" },
+        `Opened read-only from ${event.session}${saved}: a file you did not make. Nothing in it runs until you trust it (below).`);
+    }
     const waiting = event.waiting ? ": what was waiting for you is back, above." : ".";
     return h("div", { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
       `Carried on from ${event.session}${saved}${waiting}`);
@@ -109,6 +113,15 @@ function nodeFor(view, item) {
 }
 
 /**
+ * What a chart inform shows: a chart drawn late (widget/_vegalite.py) replaces its note.
+ * @param {import("./contract.js").Chart | undefined} chart
+ */
+function chartSignature(chart) {
+  if (!chart) return "";
+  return "src" in chart ? `${String(chart.src).length}:${String(chart.src).slice(-64)}` : String(chart.error);
+}
+
+/**
  * What an item's node depends on beyond its event: a change redraws it.
  * @param {ViewState} view
  * @param {Item} item
@@ -122,6 +135,7 @@ function signature(view, item) {
         ruleStateOf(view, item)]);
     }
     case "ask": return JSON.stringify([item.pending, item.answer]);
+    case "inform": return chartSignature(item.event.chart); // "Drawing the chart…", then the chart
     case "no-reply": return JSON.stringify([item.retry, view.model.get("running")]);
     default: return "";
   }

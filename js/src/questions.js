@@ -12,6 +12,7 @@
 // rows share their look (.dial-choice) with the <dial-ask> choice card.
 
 import { button, choiceText, h, uid } from "./dom.js";
+import { focusAfterDecision } from "./focus.js";
 import { markdownNodes } from "./markdown.js";
 import { summarise } from "./text.js";
 
@@ -222,6 +223,7 @@ function send(p) {
   p.box.querySelectorAll("button, input, textarea").forEach((n) => {
     /** @type {HTMLButtonElement} */ (n).disabled = true;
   });
+  focusAfterDecision(p.box);
 }
 
 /**

@@ -364,7 +364,7 @@ function sampleSide(label, table) {
   const shown = table.rows.length;
   const count = Number.isFinite(total) && total > shown ? `${formatCount(shown)} of ${formatCount(total)} rows`
     : `${formatCount(shown)} row${shown === 1 ? "" : "s"}`;
-  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }) || [];
+  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }, `${label} · ${count}`) || [];
   const indexed = Array.isArray(table.index) && table.index.length === table.rows.length; // its first column
   return h("div", { className: `dial-sample-side${indexed ? " dial-sample-indexed" : ""}`, "data-dial-sample": label.toLowerCase() },
     h("div", { className: "dial-sample-caption" }, h("strong", {}, label), ` · ${count}`), body);

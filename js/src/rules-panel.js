@@ -10,13 +10,21 @@
 //   revoke      ──▶ {type: 'revoke', id}, the button disabled until the trait drops the rule
 //   show-rule   ──▶ view.showRule(id): the panel opened, that rule highlighted and scrolled to
 //                   (a rule no longer there: the panel says so)
+//   a rule with state 'unconfirmed' (a notebook rule another chat read from its file) ──▶ "not
+//                   active here" and Confirm: {type: 'confirm-rule', id}
+//   trait untrusted {file, rules} ──▶ the notice above the message box: read-only, from a file
+//                   you did not make, its rules listed as not active, and "Trust this file":
+//                   {type: 'trust'} (the kernel signs the file and carries on; the notice goes
+//                   when the trait is emptied)
 
 import { button, h, uid } from "./dom.js";
+import { focusAfterDecision } from "./focus.js";
 import { summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").Rule} Rule */
+/** @typedef {import("./contract.js").UntrustedSession} UntrustedSession */
 /** @typedef {import("./contract.js").TranscriptEvent} TranscriptEvent */
 /** @typedef {import("./items.js").SuggestionItem} SuggestionItem */
 /** @typedef {import("./state.js").ViewState} ViewState */
@@ -37,6 +45,75 @@ export function rulesOf(model) {
   const rules = model.get("rules");
   if (!Array.isArray(rules)) return null;
   return rules.filter((rule) => rule && typeof rule === "object" && typeof rule.id === "string" && rule.id);
+}
+
+/**
+ * The read-only session of the `untrusted` trait, or null when the conversation may act.
+ * @param {Model} model
+ * @returns {UntrustedSession | null}
+ */
+export function untrustedOf(model) {
+  const untrusted = /** @type {Partial<UntrustedSession> | null | undefined} */ (model.get("untrusted"));
+  if (!untrusted || typeof untrusted !== "object" || typeof untrusted.file !== "string" || !untrusted.file) return null;
+  const rules = Array.isArray(untrusted.rules) ? untrusted.rules.filter((rule) => rule && typeof rule === "object") : [];
+  return { file: untrusted.file, rules, ...(typeof untrusted.error === "string" ? { error: untrusted.error } : {}) };
+}
+
+/**
+ * The notice of a conversation shown read-only (empty and hidden otherwise): where it came
+ * from, its rules (not active), and "Trust this file". Redrawn by `draw`.
+ * @param {ViewState} view
+ * @param {HTMLElement} notice
+ * @param {{trusting: boolean}} state
+ */
+function drawNotice(view, notice, state) {
+  const untrusted = untrustedOf(view.model);
+  notice.hidden = !untrusted;
+  if (!untrusted) {
+    state.trusting = false;
+    notice.replaceChildren();
+    return;
+  }
+  if (untrusted.error) state.trusting = false; // it failed: the button is offered again
+  const trust = /** @type {HTMLButtonElement} */ (button(state.trusting ? "Trusting…" : "Trust this file", "trust", () => {
+    if (state.trusting) return;
+    state.trusting = true;
+    view.model.send({ type: "trust" });
+    trust.disabled = true;
+    trust.textContent = "Trusting…";
+  }, { kind: "dial-primary", aria: `Trust this file: ${untrusted.file}`, disabled: state.trusting }));
+  /** @type {(HTMLElement | string)[]} */
+  const parts = [
+    h("div", { className: "dial-untrusted-text" },
+      "Read-only: this conversation comes from ", h("code", {}, summarise(untrusted.file, 300)),
+      ", a file you did not make (not signed by you, changed since you saved it, or saved by someone else). "
+      + "Nothing in it runs and nothing is sent to the agent until you trust it."),
+  ];
+  if (untrusted.rules.length) {
+    parts.push(h("ul", { className: "dial-rule-list dial-untrusted-rules" }, untrusted.rules.map((rule) => h("li", {
+      className: "dial-rule dial-rule-inactive", "data-dial-untrusted-rule": String(rule.id ?? ""),
+    },
+    h("div", { className: "dial-rule-head" },
+      h("span", { className: "dial-rule-name" }, String(rule.id ?? "")), " · ",
+      h("span", { className: "dial-action-name" }, String(rule.action ?? "")), " · ",
+      h("span", { className: "dial-rule-scope-chip" }, SCOPE_LABEL[String(rule.scope)] || String(rule.scope ?? "")), " · ",
+      h("span", { className: "dial-rule-state" }, "not active, from a file you did not make")),
+    h("pre", { className: "dial-code dial-rule-schema-text" }, h("code", {}, summarise(schemaText(rule.schema), 20000)))))));
+  }
+  if (untrusted.error) parts.push(h("div", { className: "dial-error", role: "alert", "data-dial-trust-error": "" }, summarise(untrusted.error, 400)));
+  parts.push(trust);
+  const focused = notice.contains(document.activeElement);
+  notice.replaceChildren(...parts);
+  if (focused) trust.focus();
+}
+
+/** @param {unknown} schema */
+function schemaText(schema) {
+  try {
+    return JSON.stringify(schema, null, 2) ?? "";
+  } catch {
+    return String(schema);
+  }
 }
 
 /**
@@ -119,10 +196,16 @@ export function anyAllowable(transcript) {
  * The footer's rules toggle and its panel (the caller places both); draw() brings them in line
  * with the trait, show(id) opens the panel at a rule.
  * @param {ViewState} view
- * @returns {{toggle: HTMLButtonElement, panel: HTMLElement, draw: (transcript: readonly TranscriptEvent[]) => void,
- *   show: (id: string) => void}}
+ * @returns {{toggle: HTMLButtonElement, panel: HTMLElement, notice: HTMLElement,
+ *   draw: (transcript: readonly TranscriptEvent[]) => void, show: (id: string) => void}}
  */
 export function rulesArea(view) {
+  const notice = h("section", {
+    className: "dial-untrusted dial-warn", "data-dial-untrusted": "", role: "region", "aria-label": "Read-only conversation",
+  });
+  notice.hidden = true;
+  let noticeDrawn = "";
+  const noticeState = { trusting: false };
   const panel = h("section", { className: "dial-rules", "data-dial-rules": "", id: uid("rules"), "aria-label": "Rules" });
   const toggle = /** @type {HTMLButtonElement} */ (h("button", {
     type: "button", className: "dial-rules-toggle", "data-dial-action": "rules", "aria-expanded": "false",
@@ -164,10 +247,15 @@ export function rulesArea(view) {
   }
 
   return {
-    toggle, panel,
+    toggle, panel, notice,
     draw: (transcript) => {
       last = transcript;
       drawPanel();
+      const sig = JSON.stringify(view.model.get("untrusted") ?? null);
+      if (sig !== noticeDrawn) {
+        noticeDrawn = sig;
+        drawNotice(view, notice, noticeState);
+      }
     },
     show: (id) => {
       view.panel.open = true;
@@ -193,20 +281,22 @@ function ruleEntry(view, rule, highlighted, redraw) {
   const id = rule.id;
   const fired = Number.isFinite(Number(rule.fired)) ? Number(rule.fired) : 0;
   const busy = view.revoking.has(id);
-  const revoke = /** @type {HTMLButtonElement} */ (button(busy ? "Revoking…" : "Revoke", "revoke", () => {
-    if (view.revoking.has(id)) return;
-    view.revoking.add(id);
-    view.model.send({ type: "revoke", id });
-    revoke.disabled = true;
-    redraw();
-  }, { kind: "dial-rule-revoke", aria: `Revoke rule ${id}`, disabled: busy }));
+  const unconfirmed = rule.state === "unconfirmed";
+  const revoke = /** @type {HTMLButtonElement} */ (unconfirmed
+    ? button("Confirm", "confirm-rule", () => {
+      view.model.send({ type: "confirm-rule", id });
+      revoke.disabled = true;
+    }, { kind: "dial-rule-confirm", aria: `Confirm rule ${id}: let it apply to this conversation too` })
+    : button(busy ? "Revoking…" : "Revoke", "revoke", () => {
+      if (view.revoking.has(id)) return;
+      view.revoking.add(id);
+      view.model.send({ type: "revoke", id });
+      revoke.disabled = true;
+      focusAfterDecision(revoke);
+      redraw();
+    }, { kind: "dial-rule-revoke", aria: `Revoke rule ${id}`, disabled: busy }));
   revoke.setAttribute("data-dial-rule", id);
-  let schema;
-  try {
-    schema = JSON.stringify(rule.schema, null, 2) ?? "";
-  } catch {
-    schema = String(rule.schema);
-  }
+  const schema = schemaText(rule.schema);
   const scope = SCOPE_LABEL[String(rule.scope)] || String(rule.scope ?? "");
   return h("li", {
     className: `dial-rule${highlighted ? " dial-rule-highlight" : ""}`, "data-dial-rule-id": id, tabindex: "-1",
@@ -216,6 +306,8 @@ function ruleEntry(view, rule, highlighted, redraw) {
     h("span", { className: "dial-rule-name" }, id), " · ",
     h("span", { className: "dial-action-name" }, String(rule.action ?? "")), " · ",
     h("span", { className: "dial-rule-scope-chip", "data-dial-rule-scope": String(rule.scope ?? "") }, scope), " ",
+    ...(unconfirmed ? [h("span", { className: "dial-rule-state", "data-dial-rule-unconfirmed": "" },
+      "not active here: another chat read it from its file"), " "] : []),
     revoke),
   h("div", { className: "dial-rule-meta" },
     h("span", { "data-dial-rule-fired": String(fired) }, `accepted ${fired} proposal${fired === 1 ? "" : "s"}`),

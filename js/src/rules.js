@@ -21,6 +21,7 @@
 
 import { canonical } from "./review.js";
 import { h, uid } from "./dom.js";
+import { focusAfterDecision } from "./focus.js";
 import { jsonPointer, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -410,6 +411,7 @@ export function allowAnswered(view, message) {
       const item = entry.item;
       if (item.kind === "suggestion" && String(item.event.id) === id && item.pending) {
         view.refresh(item, { focusAction: "allow-rule" });
+        if (matched) focusAfterDecision(view.nodes.get(item.key)?.node); // the rule accepts the card
       }
     }
     return true;

@@ -24,10 +24,11 @@
 
 /**
  * An edit in progress: `value` is the payload so far; `json` the JSON tab's text while it is
- * shown; `local` the form's own errors (field path -> message), which block Save.
+ * shown; `local` the form's own errors (field path -> message), which block Save; `touched` the
+ * fields changed since the kernel's last refusal ('*': the JSON), whose refused errors are gone.
  * @typedef {{
  *   open: boolean, view: 'form' | 'json' | null, value: Json, json: string | null,
- *   jsonError: string | null, local: Map<string, string>, issueSeen?: string,
+ *   jsonError: string | null, local: Map<string, string>, issueSeen?: string, touched?: Set<string>,
  * }} Draft
  */
 

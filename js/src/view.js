@@ -15,6 +15,10 @@
 //   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
 //   a send that throws ──▶ disconnect()
 //
+// What a screen reader hears: the log is not live (its entries are redrawn in place); the
+// announcer (announce.js) says each change once, and the thinking line and the queued words
+// change their text only when it changes.
+//
 // Nothing here decides a rule of the conversation: the kernel says what is pending, what ran
 // and what the agent is doing; the view draws it and sends the person's clicks.
 
@@ -22,6 +26,7 @@ import { agentSignal, contextOf, itemsOf } from "./items.js";
 import { button, h, redrawOnChange, uid } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
+import { announcer } from "./announce.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
 import { drawAllCode, listenForDryRuns } from "./review.js";
@@ -45,13 +50,13 @@ export const DISCONNECTED = "The kernel restarted, so this conversation is no lo
   + "run this cell again to carry on.";
 
 const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title",
-  "change:queued", "change:usage", "change:code", "change:undoable", "change:rules"];
+  "change:queued", "change:usage", "change:code", "change:undoable", "change:rules", "change:untrusted"];
 
 /**
  * The frame of one view and what it remembers.
  * @typedef {{
  *   view: ViewState, link: {disconnected: boolean}, root: HTMLElement, header: HTMLElement,
- *   log: HTMLElement, thinking: HTMLElement, thinkingText: HTMLElement,
+ *   log: HTMLElement, announcer: ReturnType<typeof announcer>, thinking: HTMLElement, thinkingText: HTMLElement,
  *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
  *   say: HTMLTextAreaElement, queuedBox: HTMLElement, stop: HTMLButtonElement,
  *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement, usage: HTMLElement,
@@ -121,7 +126,10 @@ function frame(view, link) {
   const chat = {
     view, link, root, thinkingText, stop, stream: null, seen: 0,
     header: h("div", { className: "dial-header" }),
-    log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
+    // not live itself: its entries are redrawn in place as they change; `announcer` says each
+    // change once (a new entry, a card's new status)
+    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation" }),
+    announcer: announcer(),
     thinking: h("div", { className: "dial-thinking", role: "status" },
       h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),
       thinkingText),
@@ -145,8 +153,8 @@ function frame(view, link) {
   view.showRule = (id) => chat.rules.show(id);
   chat.footer.append(chat.allCode, chat.rules.toggle, chat.usage, chat.rules.panel);
   chat.streamBox.hidden = true;
-  root.append(chat.header, chat.contextPanel, chat.log, chat.streamBox, chat.queuedBox, chat.thinking,
-    composer(chat), chat.footer);
+  root.append(chat.header, chat.announcer.node, chat.contextPanel, chat.log, chat.streamBox, chat.queuedBox, chat.thinking,
+    chat.rules.notice, composer(chat), chat.footer);
   return chat;
 }
 
@@ -278,6 +286,7 @@ function update(chat) {
     view.undoing.clear(); // an Undo clicked has been answered (or something else happened)
   }
   drawLog(view, log, itemsOf(transcript, pending));
+  chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
   if (!model.get("running") && chat.stream) {
@@ -287,12 +296,17 @@ function update(chat) {
   const streaming = !chat.streamBox.hidden;
   chat.thinking.hidden = streaming || (!model.get("thinking") && !signal);
   chat.thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
-  chat.thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+  // a live region: its text is set only when it changes (empty while hidden), so each spell of
+  // thinking is said once
+  const thinkingSays = chat.thinking.hidden ? ""
+    : !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+  if (chat.thinkingText.textContent !== thinkingSays) chat.thinkingText.textContent = thinkingSays;
   updateContext(chat, contextOf(transcript));
   const queued = Array.isArray(model.get("queued")) ? /** @type {string[]} */ (model.get("queued")) : [];
-  chat.queuedBox.replaceChildren(...queued.map((text) => h("div", { className: "dial-person dial-person-queued" },
+  if (chat.queuedBox.dataset.dialSaid !== JSON.stringify(queued)) chat.queuedBox.replaceChildren(...queued.map((text) => h("div", { className: "dial-person dial-person-queued" },
     h("div", { className: "dial-bubble" }, String(text)),
     h("div", { className: "dial-queued-note" }, "Sent when the agent has finished answering"))));
+  chat.queuedBox.dataset.dialSaid = JSON.stringify(queued); // a live region: redrawn only when it changes
   chat.queuedBox.hidden = queued.length === 0;
   chat.say.placeholder = pending.kind === "decide"
     ? "Write instead of deciding (the card will be superseded)…"

@@ -29,6 +29,13 @@ test("streamed prose grows by its deltas; a delta for prose never seen keeps wha
   let stream = streamed(null, { type: "progress", turn: 1, at: 0, text: "Hel", writing: null });
   stream = streamed(stream, { type: "progress", turn: 1, at: 3, text: "lo", writing: "proposing: add-note" });
   assert.deepEqual(stream, { turn: 1, prose: "Hello", writing: "proposing: add-note" });
+  // the end rewritten (an entity completed): the prose up to `at`, then the text
+  assert.deepEqual(streamed({ turn: 1, prose: "Tom a", writing: null },
+    { type: "progress", turn: 1, at: 4, text: "ϊ b", writing: null }),
+  { turn: 1, prose: "Tom ϊ b", writing: null });
+  // no text (the kernel's budget for the reply is spent): the prose stays, writing changes
+  assert.deepEqual(streamed(stream, { type: "progress", turn: 1, writing: "asking a question" }),
+    { turn: 1, prose: "Hello", writing: "asking a question" });
   // a view drawn mid-stream: the first delta it sees continues prose it never got
   assert.deepEqual(streamed(null, { type: "progress", turn: 1, at: 40, text: "more", writing: "asking a question" }),
     { turn: 1, prose: "", writing: "asking a question" });

@@ -384,3 +384,38 @@ test("a rule's time reads short and local; what is no date is shown as it came",
   assert.equal(madeAt("soon"), "soon");
   assert.equal(madeAt(undefined), "");
 });
+
+test("a conversation shown read-only says so, lists its file's rules as not active, and Trust this file sends once", async () => {
+  const { el, sent, set } = mounted({ transcript: [], rules: [], untrusted: {} });
+  const notice = el.querySelector("[data-dial-untrusted]");
+  assert.equal(notice.hidden, true, "a conversation that may act: no notice");
+  await set("untrusted", { file: ".dial/eda.json", rules: [{ ...RULE, id: "r7", scope: "notebook" }] });
+  assert.equal(notice.hidden, false);
+  assert.match(text(notice), /comes from \.dial\/eda\.json, a file you did not make/);
+  const listed = notice.querySelector('[data-dial-untrusted-rule="r7"]');
+  assert.match(text(listed), /r7 · add-note · this notebook · not active, from a file you did not make/);
+  assert.equal(notice.querySelector("[data-dial-action=revoke]"), null, "nothing to revoke: it is not active");
+  const trust = () => notice.querySelector("[data-dial-action=trust]");
+  assert.equal(text(trust()), "Trust this file");
+  trust().click();
+  trust().click();
+  assert.deepEqual(sent(), [{ type: "trust" }]);
+  assert.equal(trust().disabled, true);
+  await set("untrusted", { file: ".dial/eda.json", rules: [], error: ".dial/eda.json could not be signed: read-only" });
+  assert.equal(trust().disabled, false, "it failed: offered again, with why");
+  assert.match(text(notice.querySelector("[data-dial-trust-error]")), /could not be signed/);
+  await set("untrusted", {});
+  assert.equal(notice.hidden, true);
+});
+
+test("a notebook rule another chat read from its file is listed as not active here, with Confirm", async () => {
+  const { el, sent, set } = mounted({ transcript: [], rules: [] });
+  await set("rules", [{ ...RULE, id: "r7", scope: "notebook", state: "unconfirmed" }]);
+  const toggle = el.querySelector("[data-dial-action=rules]");
+  toggle.click();
+  const entry = el.querySelector('[data-dial-rule-id="r7"]');
+  assert.match(text(entry.querySelector(".dial-rule-head")), /not active here: another chat read it from its file Confirm/);
+  assert.equal(entry.querySelector("[data-dial-action=revoke]"), null);
+  entry.querySelector("[data-dial-action=confirm-rule]").click();
+  assert.deepEqual(sent(), [{ type: "confirm-rule", id: "r7" }]);
+});

@@ -3,9 +3,10 @@ late in a long conversation, and how soon a streamed reply's first word is on sc
 
     .venv/bin/python tests/bench/bench_traffic.py [--events 500] [--quick]
 
-* bytes per event: a real kernel (jupyter_client, ipykernel 7.x) holds a ChatWidget whose
-  scripted agent answers each message with a sentence of prose and an inform (5 events a say:
-  the person's words, the message sent, the reply, the prose, the inform). Every comm message of the widget
+* bytes per event: a real kernel (jupyter_client, ipykernel 7.x) holds a ChatWidget (a view
+  announced, as a browser's is) whose scripted agent answers each message with a sentence of
+  prose and an inform (5 events a say: the person's words, the message sent, the reply, the
+  prose, the inform). Every comm message of the widget
   on iopub is counted (its JSON content) and put on the events it carries (an append message) or
   on the latest event (a trait update: thinking, running …). Printed for events 1–50 and the
   last 50 of the conversation, and their ratio (goal ≤ 1.2: flat); beside them, what re-sending
@@ -120,6 +121,11 @@ def traffic(events: int) -> dict[str, float]:
     says = -(-events // EVENTS_PER_SAY)
     with tempfile.TemporaryDirectory() as tmp, started_kernel("ipykernel7", Path(tmp)) as client:
         comm_id = run_cell(client, SETUP.replace("{says}", str(says)))[0].strip()
+        # a view is there, as in a browser (its first message): with none, each say's end
+        # would also send the whole trait, for the widget state a headless run saves
+        client.shell_channel.send(client.session.msg("comm_msg", {
+            "comm_id": comm_id, "data": {"method": "custom",
+                                         "content": {"type": "sync", "length": 0}}}))
         out, messages = run_cell(client, CONVERSATION.format(says=says))
         total = int(out.strip().splitlines()[-1])
         transcript = json.loads(run_cell(client, "print(json.dumps(chat.transcript))")[0])

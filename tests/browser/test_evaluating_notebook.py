@@ -82,6 +82,16 @@ def test_a_scenario_s_name_opens_its_proposals_and_conversation_read_only(evalua
     evaluating.shot("drill-down", details)
 
 
+def test_a_name_in_the_table_takes_you_to_its_conversation_below(evaluating):
+    report = output_of(evaluating, "sloppy = await evaluate")
+    summary = report.locator("details > summary", has_text="add buy milk — failed")
+    link = report.locator("table").first.get_by_role("link", name="add buy milk", exact=True)
+    link.evaluate("(a) => a.scrollIntoView({block: 'end'})")  # the list is out of view
+    expect(summary).not_to_be_in_viewport()
+    link.click()
+    expect(summary).to_be_in_viewport()  # there, its name opens it (the test above)
+
+
 def test_the_sloppy_report_draws_refusals_by_field(evaluating):
     report = output_of(evaluating, "sloppy = await evaluate")
     expect(report).to_contain_text("add-todo: 10 refused, by field")

@@ -100,7 +100,7 @@ def test_run_the_card_the_notebook_asked_for_is_accepted_and_the_notes_follow(
     expect(notes).to_contain_text("note 3: buy milk")
     # the cell that says "buy milk" ran once: nothing the widget sends re-runs it
     expect(app.root.locator("[data-dial-suggestion]", has_text="buy milk")).to_have_count(1)
-    expect(app.page.get_by_text("── turn 2 ──")).to_be_visible()  # what the agent received
+    expect(app.page.get_by_text("── message 2 (turn 2 of its request) ──")).to_be_visible()
 
 
 def test_run_an_edit_refused_by_the_schema_then_fixed_is_added(app: NotebookPage) -> None:
@@ -133,7 +133,7 @@ def test_run_step_5_a_rule_made_on_a_card_accepts_the_next_note_and_never_a_remo
 def test_run_step_6_a_dismissal_with_a_reason_reaches_the_agent(app: NotebookPage) -> None:
     steps.dismiss_with_a_reason(app)
     # the notebook's last cell, run again by itself, shows what the agent received
-    expect(app.page.locator("pre", has_text="── turn 1 ──")).to_contain_text(
+    expect(app.page.locator("pre", has_text="(turn 1 of its request) ──")).to_contain_text(
         '"action":"add-note","status":"dismissed","reason":"I have that one already"}')
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from dial_notebook.widget._vegalite import with_chart
+from dial_notebook.widget._vegalite import START_SECONDS, with_chart
 
 from ._harness import OUTPUT, NotebookPage, mount_widget, open_notebook, write_notebook
 
@@ -128,7 +128,8 @@ def test_an_actions_vega_lite_result_is_drawn_on_its_card(browser_context):
             "payload": {"frame": "sales"}, "preview": "Plot units by region",
             "destructive": False, "mutates": False}
     done = with_chart({"type": "outcome", "id": "p1", "action": "plot", "status": "done",
-                       "preview": "Plot units by region", "result": {"vega_lite": spec}})
+                       "preview": "Plot units by region", "result": {"vega_lite": spec}},
+                      wait=START_SECONDS)  # not on a kernel's loop: it may wait for a start
     refused = with_chart({**done, "id": "p2", "result": {
         "vega_lite": {**spec, "data": {"url": "https://example.com/x.csv"}}}})
     page = mount_widget(browser_context, {"transcript": [

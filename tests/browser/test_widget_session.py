@@ -60,3 +60,70 @@ def test_a_restarted_kernel_brings_the_waiting_card_back_and_it_runs_once(jupyte
         lab.shot("session-resumed-accepted")
     finally:
         lab.page.close()
+
+
+TRUST_CELL = """\
+from dial_notebook.widget import ChatWidget
+domain = notes_domain()
+chat = ChatWidget(agent=RuleAgent(slow_seconds=3), domain=domain, title="Notes assistant",
+                  session="trust-demo")
+chat"""
+
+
+def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
+                                                                       browser_context):
+    """The session file is saved, then changed outside the kernel (its signature taken off);
+    after a restart the conversation shows read-only with "Trust this file", which the
+    keyboard reaches and which brings the card back."""
+    root = jupyter["root"]
+    session = root / ".dial" / "trust-demo.json"
+    session.unlink(missing_ok=True)
+    name = write_notebook(root, "trust.ipynb", TRUST_CELL)
+    lab = open_notebook(browser_context, jupyter["base"], name, app="lab")
+    try:
+        lab.say("add bread")
+        expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
+        deadline = time.monotonic() + 10
+        while True:
+            saved = json.loads(session.read_text()) if session.exists() else {}
+            if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
+                break
+            assert time.monotonic() < deadline, "the waiting card was never saved"
+            time.sleep(0.1)
+        lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext"
+                          ".session.kernel.restart()")
+        expect(lab.root.locator(".dial-disconnected-note")).to_be_visible(timeout=20000)
+        saved = json.loads(session.read_text())
+        saved.pop("signature")
+        session.write_text(json.dumps(saved))  # someone else's copy: not signed by this user
+        lab.page.wait_for_function(
+            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+            ".status === 'idle'", timeout=30000)
+        lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        expect(lab.root.locator("[data-dial-read-only]")).to_contain_text(
+            "Opened read-only from .dial/trust-demo.json", timeout=30000)
+        notice = lab.root.locator("[data-dial-untrusted]")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("a file you did not make")
+        card = lab.card("add-bread")
+        expect(card).to_have_count(1)
+        expect(card.locator("[data-dial-action=accept]")).to_have_count(0)  # not decidable
+        lab.shot("session-read-only")
+        # the keyboard reaches the button: from the message box, one Shift+Tab back
+        lab.root.locator("[data-dial-field=say]").focus()
+        lab.page.keyboard.press("Shift+Tab")
+        focused = lab.page.evaluate("() => document.activeElement.getAttribute("
+                                    "'data-dial-action')")
+        assert focused == "trust"
+        expect(notice.locator("[data-dial-action=trust]")).to_have_text("Trust this file")
+        lab.page.keyboard.press("Enter")
+        expect(notice).to_be_hidden(timeout=10000)
+        expect(lab.root.locator("[data-dial-resumed]").last).to_contain_text(
+            "Carried on from .dial/trust-demo.json")
+        card.locator("[data-dial-action=accept]").click(timeout=10000)
+        expect(card).to_have_attribute("data-dial-status", "done", timeout=10000)
+        assert lab.kernel_value("[n['text'] for n in domain.notes].count('bread')") == "1"
+        assert "signature" in json.loads(session.read_text())  # signed by this user again
+        lab.shot("session-trusted")
+    finally:
+        lab.page.close()

@@ -222,3 +222,15 @@ def test_the_undo_hint_names_the_notebook_variable_that_holds_the_domain(monkeyp
                         types.SimpleNamespace(get_ipython=lambda: shell))
     assert undo_hint(domain) == "notes.undo_last()"
     assert undo_hint(NotesDomain()) == "the domain's undo_last()"
+
+
+async def test_a_chart_that_will_not_be_drawn_is_never_said_to_be_above(frames, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # the renderer is not installed
+    conversation, _ = talk(frames, policy_human("accept"))
+    result = await conversation.say("plot price against units as vega-lite")
+    assert result.outcomes[0]["result"]["drawn"] is False
+    last = said(conversation)[-1]
+    assert "chart above" not in last
+    assert last.startswith("The chart could not be drawn: vl-convert-python is not installed")

@@ -95,6 +95,22 @@ def test_notebooks_copies_them_byte_for_byte_and_says_how_to_open_them(tmp_path,
     assert "no API key" in out
 
 
+@pytest.mark.parametrize("missing", [(), ("voila",), ("marimo",), ("voila", "marimo")])
+def test_notebooks_names_the_extra_of_a_tool_it_suggests_that_is_not_installed(
+        tmp_path, capsys, monkeypatch, missing):
+    found = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *rest: None if name in missing else found(name, *rest))
+    folder = tmp_path / "mine"
+    status, out, _ = run(capsys, "notebooks", folder)
+    assert status == 0
+    voila = next(line for line in out.splitlines() if "voila " in line)
+    marimo = next(line for line in out.splitlines() if "marimo edit" in line)
+    for tool, line in (("voila", voila), ("marimo", marimo)):
+        install = f'pip install "dial-notebook[{tool}]"'
+        assert (install in line) == (tool in missing), line
+
+
 def test_notebooks_defaults_to_a_dial_notebooks_folder_here(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     status, out, _ = run(capsys, "notebooks")
@@ -169,6 +185,40 @@ def test_demo_copies_into_a_new_temporary_folder_and_launches_the_quickstart(
     assert launched[1][0].parent != notebook.parent and launched[1][1] == []
 
 
+def captured_launch(monkeypatch, tmp_path, *, root: bool) -> list[list[str]]:
+    """launch_lab with the process replacement caught: the argv it would exec."""
+    execs: list[list[str]] = []
+    monkeypatch.setattr(cli, "running_as_root", lambda: root)
+    monkeypatch.setattr(cli.os, "execv", lambda _exe, argv: execs.append(list(argv)))
+    monkeypatch.setattr(cli.os, "chdir", lambda _folder: None)
+    monkeypatch.setattr(cli.os, "name", "posix")
+    cli.launch_lab(tmp_path / "quickstart.ipynb", ["--no-browser"])
+    return execs
+
+
+def test_demo_opens_the_quickstart_itself_not_the_launcher(tmp_path, monkeypatch, capsys):
+    [argv] = captured_launch(monkeypatch, tmp_path, root=False)
+    assert argv[2:4] == ["jupyterlab", "quickstart.ipynb"]
+    assert "--LabApp.default_url=/lab/tree/quickstart.ipynb" in argv
+    assert "--allow-root" not in argv and argv[-1] == "--no-browser"
+    assert "--ServerApp.log_level=WARN" in argv  # the address and errors, not every extension
+    assert capsys.readouterr().out.splitlines() == [
+        "Open the address JupyterLab prints below; stop it with Ctrl-C, twice."]
+
+
+def test_demo_as_root_passes_allow_root_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    [argv] = captured_launch(monkeypatch, tmp_path, root=True)
+    assert "--allow-root" in argv
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "Running as root: JupyterLab is started with --allow-root.")
+
+
+def test_demo_keeps_what_the_person_passed_to_jupyterlab():
+    argv = cli.lab_argv(Path("q.ipynb"), ["--allow-root", "--LabApp.default_url=/lab"], root=True)
+    assert argv.count("--allow-root") == 1
+    assert [a for a in argv if "default_url" in a] == ["--LabApp.default_url=/lab"]
+
+
 def test_demo_without_jupyterlab_names_the_extra_to_install(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(cli, "jupyterlab_installed", lambda: False)
@@ -193,10 +243,13 @@ def test_the_launcher_runs_jupyterlab_with_this_python_in_the_notebooks_folder(
     monkeypatch.setattr(cli.os, "chdir", lambda path: calls.append(("chdir", Path(path))))
     monkeypatch.setattr(cli.os, "execv", lambda exe, argv: calls.append(("execv", exe, argv)))
     monkeypatch.setattr(cli.subprocess, "call", lambda *a, **k: pytest.fail("Lab was started"))
+    monkeypatch.setattr(cli, "running_as_root", lambda: False)
     cli.launch_lab(tmp_path / "quickstart.ipynb", ["--no-browser"])
     assert calls == [("chdir", tmp_path),
                      ("execv", sys.executable,
-                      [sys.executable, "-m", "jupyterlab", "quickstart.ipynb", "--no-browser"])]
+                      [sys.executable, "-m", "jupyterlab", "quickstart.ipynb",
+                       "--LabApp.default_url=/lab/tree/quickstart.ipynb", *cli.QUIET_LAB,
+                       "--no-browser"])]
 
 
 # ---- lint ------------------------------------------------------------------------------------
@@ -389,3 +442,16 @@ def test_python_m_dial_notebook_help(tmp_path):
     assert done.stdout.startswith("usage: dial-notebook ")
     for command in ("notebooks", "demo", "lint", "export"):
         assert f"\n    {command} " in done.stdout
+
+
+def test_lint_says_when_findings_were_cut(tmp_path, capsys):
+    from dial_notebook.dial._lint import MAX_FINDINGS
+
+    reply = tmp_path / "many.xml"
+    reply.write_text('<dial version="0.1" actor="agent">\n'
+                     + "<dial-infrom>x</dial-infrom>\n" * (MAX_FINDINGS + 3) + "</dial>")
+    status, out, _ = run(capsys, "lint", reply)
+    lines = out.splitlines()
+    assert status == 1 and len(lines) == MAX_FINDINGS + 1
+    assert lines[-1] == (f"{reply}:{MAX_FINDINGS + 2}:1: info [more-findings] 3 more findings "
+                         f"are not listed (at most {MAX_FINDINGS} are).")

@@ -140,3 +140,78 @@ def test_findings_read_as_one_line_each():
 def test_lint_rejects_what_is_not_text(bad):
     with pytest.raises(TypeError, match="lint\\(\\) takes a str"):
         lint(bad)
+
+
+# ---- bounded: a findings cap and a time budget ---------------------------------------------------
+
+class CountingClock:
+    """A clock that moves ``step`` seconds each time it is read (counts work, not wall time)."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def test_past_the_findings_cap_one_finding_says_how_many_more_were_not_listed():
+    from dial_notebook.dial._lint import MAX_FINDINGS
+
+    text = wrap("<dial-infrom>x</dial-infrom>\n" * (MAX_FINDINGS + 57))
+    found = lint(text)
+    assert len(found) == MAX_FINDINGS + 1
+    assert {f.code for f in found[:-1]} == {"unknown-element"}
+    last = found[-1]
+    assert (last.code, last.severity) == ("more-findings", "info")
+    assert last.message == f"57 more findings are not listed (at most {MAX_FINDINGS} are)."
+    assert last.line == MAX_FINDINGS + 2  # where the first one not listed is
+
+
+def test_findings_past_the_cap_are_counted_without_building_their_messages(monkeypatch):
+    from dial_notebook.dial import _lint
+
+    asked: list[str] = []
+    monkeypatch.setattr(_lint, "_suggest_name",
+                        lambda name, known: asked.append(name) or "")  # type: ignore[func-returns-value]
+    lint(wrap("<dial-infrom>x</dial-infrom>\n" * 1000))
+    assert len(asked) == _lint.MAX_FINDINGS  # "did you mean" only for the findings listed
+
+
+def test_lint_stops_at_its_time_budget_and_says_where():
+    clock = CountingClock(0.001)  # every read of the clock is a millisecond of work
+    text = wrap('<dial-inform colour="red">x</dial-inform>\n' * 5000)
+    found = lint(text, seconds=0.5, clock=clock)
+    assert clock.reads < 1000  # it stopped, rather than reading on
+    last = found[-1]
+    assert (last.code, last.severity) == ("lint-stopped", "warning")
+    assert last.message.startswith("lint stopped after 0.5 s at line ")
+    assert last.message.endswith("; the rest of the reply was not checked.")
+    assert found[-2].code == "more-findings"  # the cap was reached before the clock ran out
+
+
+def test_lint_within_its_budget_says_nothing_about_time():
+    clock = CountingClock(0.001)
+    assert lint(wrap("<dial-inform>x</dial-inform>\n" * 50), seconds=10.0, clock=clock) == []
+
+
+def test_a_reply_past_the_element_cap_is_told_what_a_runtime_leaves_unread():
+    from dial_notebook.dial import MAX_ELEMENTS
+
+    text = wrap("<dial-inform>x</dial-inform>\n" * (MAX_ELEMENTS + 5))
+    (f,) = lint(text)
+    assert (f.code, f.severity, f.line) == ("too-many-elements", "error", MAX_ELEMENTS + 2)
+    assert f.message == (f"This reply has {MAX_ELEMENTS + 5:,} elements; a runtime reads the "
+                         f"first {MAX_ELEMENTS:,} and leaves 5 unread. Propose less at once.")
+
+
+def test_a_reply_past_the_envelope_cap_is_told_what_a_runtime_leaves_unread():
+    from dial_notebook.dial import MAX_ENVELOPES
+
+    envelope = '<dial version="0.1" actor="agent"/>\n'
+    found = lint(envelope * (MAX_ENVELOPES + 2))
+    cut = [f for f in found if f.code == "too-many-envelopes"]
+    assert [(f.line, f.column, f.severity) for f in cut] == [(MAX_ENVELOPES + 1, 1, "error")]
+    assert cut[0].message.endswith(f"({2 * len(envelope):,} characters) unread. One envelope "
+                                   "per reply is clearer.")

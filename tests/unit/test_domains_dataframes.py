@@ -479,3 +479,20 @@ def test_without_matplotlib_plot_fails_with_how_to_install_it(frames, monkeypatc
         "missing-dependency",
         "pip install dial-notebook[data]",
     )
+
+
+def test_a_vega_lite_plot_without_its_renderer_says_it_will_not_be_drawn(frames, monkeypatch):
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # as if it were not installed
+    result = frames.run("plot", {"frame": "sales", "kind": "hist", "x": "price",
+                                 "format": "vega-lite"})
+    assert result["vega_lite"]["mark"] == "bar"  # the spec is still there, for the person
+    assert result["drawn"] is False
+    assert "vl-convert-python is not installed" in result["why"]
+    assert "pip install" in result["why"]
+
+
+def test_a_vega_lite_plot_with_its_renderer_claims_nothing_it_may_draw_later(frames):
+    assert importlib.util.find_spec("vl_convert") is not None  # the test extra installs it
+    result = frames.run("plot", {"frame": "sales", "kind": "hist", "x": "price",
+                                 "format": "vega-lite"})
+    assert "drawn" not in result and "why" not in result  # late is not "not drawn"

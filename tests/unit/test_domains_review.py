@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import time
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,8 @@ from dial_notebook.domains import (
     _dry_run,
     load_sales,
 )
+from dial_notebook.runtime._review import DRY_RUN_SECONDS
+from tests.stall_watchdog import held_seconds
 
 MUTATING = ["filter-rows", "add-column", "rename-columns", "drop-columns", "sort",
             "group-aggregate"]
@@ -194,8 +195,10 @@ def unchanged(domain: DataFramesDomain, before: dict) -> None:
             exactly(value, copy)
 
 
-def effect_of_run(before: pd.DataFrame, after: pd.DataFrame, action: str) -> dict:
-    """What the dry run's counts should be, from the frames read and made."""
+def effect_of_run(before: pd.DataFrame, after: pd.DataFrame, action: str,
+                  in_place: bool = True) -> dict:
+    """What the dry run's counts should be, from the frames read and made (a new frame
+    removes nothing from the frame read)."""
     names_before = [str(c) for c in before.columns]
     names_after = [str(c) for c in after.columns]
     rename = action == "rename-columns"
@@ -204,8 +207,8 @@ def effect_of_run(before: pd.DataFrame, after: pd.DataFrame, action: str) -> dic
         "columns": [len(names_before), len(names_after)],
         "added": [] if rename else [c for c in dict.fromkeys(names_after)
                                     if c not in names_before],
-        "removed": [] if rename else [c for c in dict.fromkeys(names_before)
-                                      if c not in names_after],
+        "removed": [] if rename or not in_place else [c for c in dict.fromkeys(names_before)
+                                                      if c not in names_after],
     }
 
 
@@ -244,7 +247,7 @@ def test_a_dry_run_never_changes_anything_and_says_what_the_run_then_does(data, 
     result = domain.run(action, payload)
     made = domain.namespace[result["frame"]]
     assert effect["frame"] == payload["frame"] and effect["into"] == result["frame"]
-    expected = effect_of_run(source, made, action)
+    expected = effect_of_run(source, made, action, result["frame"] == payload["frame"])
     assert {key: effect[key] for key in expected} == expected
     assert effect["rows"][1] == result["rows"] and effect["sample"]["after"]["total_rows"] == \
         result["rows"]
@@ -317,13 +320,33 @@ def test_rename_drop_sort_and_group_dry_runs(frames):
     assert group["summary"] == "sales → totals: 200 → 4 rows, 6 → 2 columns"
     assert group["effect"]["into"] == "totals"
     assert group["effect"]["dtypes"] == {"units_sum": "int64"}
-    assert group["note"] == "totals already holds a frame (1 rows × 1 columns): it will be replaced"
+    assert group["note"] == "totals already holds a frame (1 row × 1 column): it will be replaced"
     assert group["code"] == (
         "totals = (\n"
         '    sales.groupby(["region"], dropna=False)\n'
         '    .agg(units_sum=("units", "sum"))\n'
         "    .reset_index()\n"
         ")")
+
+
+def test_a_dry_run_says_one_row_not_one_rows_and_a_new_frame_removes_nothing(frames):
+    # issue 27: "49 → 1 rows" stood under the card's own "49 → 1 row", and a group into a new
+    # frame listed the grouped frame's columns as "Removes" (the frame read keeps them all)
+    one = frames.dry_run("filter-rows", {"frame": "sales", "where": [
+        {"column": "price", "op": "==", "value": float(frames.namespace["sales"]["price"].iloc[0])}]})
+    kept = one["effect"]["rows"][1]
+    assert kept == 1 and one["summary"] == "sales: 200 → 1 row, 6 columns"
+    group = frames.dry_run("group-aggregate", {
+        "frame": "sales", "by": ["region"], "into": "by_region",
+        "aggregations": [{"column": "units", "func": "sum"}]})
+    assert group["effect"]["removed"] == [] and group["effect"]["added"] == ["units_sum"]
+    frames.namespace["single"] = frames.namespace["sales"].head(1)
+    solo = frames.dry_run("group-aggregate", {
+        "frame": "single", "by": ["region"], "into": "single",
+        "aggregations": [{"column": "units", "func": "sum"}]})
+    assert solo["summary"] == "single → single: 1 → 1 row, 6 → 2 columns" or \
+        solo["summary"] == "single: 1 → 1 row, 6 → 2 columns"
+    assert "date" in solo["effect"]["removed"]  # in place, the columns that go are said
 
 
 def test_dry_runs_refuse_what_validation_refuses_and_read_only_actions_have_none(frames):
@@ -402,12 +425,11 @@ def test_a_dry_run_on_five_million_rows_stays_well_under_its_bound():
     ]
     before = snapshot(domain)
     for action, payload in cases:
-        started = time.perf_counter()
-        dry = domain.dry_run(action, payload)
-        seconds = time.perf_counter() - started
+        # the time it held the thread, less any wait for a CPU: a busy machine cannot fail it
+        dry, seconds = held_seconds(lambda: domain.dry_run(action, payload))  # noqa: B023
         print(f"dry run of {action} on {rows:,} rows: {seconds * 1000:.0f} ms "
               f"({'sampled' if dry['effect']['sampled'] else 'exact'})")
-        assert seconds < 3
+        assert seconds < DRY_RUN_SECONDS  # the runtime shows it unavailable past this
     unchanged(domain, before)
 
 
@@ -479,7 +501,7 @@ def test_undoable_says_why_not_after_the_frame_was_changed_outside(frames):
     frames.namespace["sales"] = frames.namespace["sales"].head(3)
     assert frames.undoable(*sort, done) == (
         "sales was changed outside the conversation since: it is left as it is")
-    assert frames.undoable("head", {"frame": "sales"}, {}) == "it cannot be undone"
+    assert frames.undoable("head", {"frame": "sales"}, {}) is False  # never could be: no word
     assert frames.undoable("fly", {}, {}) == "there is no action 'fly'"
 
 
@@ -677,7 +699,7 @@ def test_undoable_asks_the_action_and_knows_what_was_undone():
     second = domain.run("push", {"n": 2})
     assert domain.undoable("push", {"n": 2}, second) is True
     assert domain.undoable("push", {"n": 1}, first) == "the last number is another"
-    assert domain.undoable("total", {}, 3) == "it cannot be undone"
+    assert domain.undoable("total", {}, 3) is False
     domain.undo("push", {"n": 2}, second)
     assert domain.undoable("push", {"n": 2}, second) == "it was already undone, or did not run here"
     assert domain.undoable("push", {"n": 1}, first) is True and store == [1]
@@ -740,4 +762,4 @@ def test_notes_undoable_says_why_not_and_undo_refuses_instead_of_duplicating():
     with pytest.raises(ActionError):
         notes.undo("remove-note", {"id": 2}, removed)  # twice would make two notes 2
     assert notes.notes == [{"id": 1, "text": "a"}, {"id": 2, "text": "b"}]
-    assert notes.undoable("open-poll", {}, {}) == "it cannot be undone"
+    assert notes.undoable("open-poll", {}, {}) is False  # never could be: nothing is said

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections import Counter
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 
 from dial_notebook.agents import ScriptedAgent
 from dial_notebook.domains import SchemaDomain
+from dial_notebook.domains._validation import VALIDATION_BUDGET
 from dial_notebook.evaluation import (
     ActionStats,
     Report,
@@ -81,7 +81,6 @@ async def test_a_scenario_that_meets_every_kind_of_expectation_passes():
      "expected list-todos to be proposed; it was not (proposed: add-todo)"),
     ({"not_actions": ["add-todo"]}, "expected add-todo not to be proposed; it was proposed "
                                     "1 time"),
-    ({"status": "turn-limit"}, "expected the last say to end turn-limit; it ended idle"),
     ({"max_turns": 1}, "expected at most 1 turns; it took 2"),
     ({"payloads": {"add-todo": {"type": "object", "required": ["due"]}}},
      "the payload of add-todo (s1) does not match the expected schema: due is required"),
@@ -202,14 +201,14 @@ async def test_a_raising_and_a_hanging_scenario_are_isolated_from_the_others():
                "hang": [ScriptedAgent.HANG], "ok-2": GOOD}
     names = iter(scripts)
     report = await evaluate(agent=lambda: ScriptedAgent(scripts[next(names)]),
-                            domain=todo_domain(), scenario_timeout=0.15, concurrency=1,
+                            domain=todo_domain(), scenario_timeout=2.0, concurrency=1,
                             scenarios=[add(name, actions=["add-todo"]) for name in scripts])
     statuses = {r.name: (r.status, r.passed) for r in report.scenarios}
     assert statuses == {"ok-1": ("idle", True), "boom": ("error", False),
                         "hang": ("timeout", False), "ok-2": ("idle", True)}
     assert report["boom"].error == "Boom: the transport broke"
     assert report["boom"].reasons == ["the scenario raised Boom: the transport broke"]
-    assert report["hang"].reasons == ["the scenario did not finish in time (over 0.15s)"]
+    assert report["hang"].reasons == ["the scenario did not finish in time (over 2s)"]
     assert report["hang"].transcript[0]["type"] == "sent"
     assert [r.name for r in report.scenarios] == list(scripts)
 
@@ -320,16 +319,17 @@ async def test_a_domain_factory_gives_each_scenario_its_own_domain():
     assert len(shared.history) == 2
 
 
-async def test_an_expected_payload_schema_is_checked_within_the_time_budget():
+async def test_an_expected_payload_schema_is_checked_within_the_time_budget(regex_searches):
     """The agent chooses the payload, the person the expected schema: a pattern that
     backtracks on the agent's text must not stall the kernel (the domain's bounded validator
     checks it, as it checks the domain's own schemas)."""
     slow = suggest("add-todo", {"title": "a" * 28 + "!"}, "s1")
     expect = {"payloads": {"add-todo": {"properties": {"title": {"pattern": "^(a+)+$"}}}}}
-    started = time.perf_counter()
     report = await evaluate(agent=scripted([slow, DONE]), domain=todo_domain(),
                             scenarios=[add(**expect)])
-    assert time.perf_counter() - started < 5
+    # every search was bounded (counted, not timed: tests/conftest.py)
+    assert regex_searches and all(t is not None and 0 < t <= VALIDATION_BUDGET
+                                  for t in regex_searches)
     [result] = report.scenarios
     assert result.passed is False
     assert result.reasons == ["the payload of add-todo (s1) does not match the expected "

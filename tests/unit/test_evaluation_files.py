@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -17,6 +18,7 @@ from dial_notebook.evaluation import (
     Expectation,
     Report,
     Scenario,
+    ScenarioResult,
     compare,
     evaluate,
     load_scenarios,
@@ -94,14 +96,14 @@ def test_bad_scenarios_are_refused_naming_the_scenario_and_field(data, message):
 
 def test_bad_scenario_files_are_refused_clearly(tmp_path: Path, monkeypatch):
     cases = {"s.txt": ("[]", r"not a \.json, \.yaml or \.yml file"),
-             "bad.json": ("[{", r"bad\.json is not valid JSON"),
-             "bad.yaml": ("- [", r"bad\.yaml is not valid YAML"),
+             "bad.json": ("[{", r"bad\.json: not valid JSON"),
+             "bad.yaml": ("- [", r"bad\.yaml: not valid YAML"),
              "map.json": ('{"name": "a"}', r"map\.json must hold a list of scenarios, not dict")}
     for name, (text, message) in cases.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         with pytest.raises(ValueError, match=message):
             load_scenarios(tmp_path / name)
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(ValueError, match=r"missing\.json: cannot be read"):
         load_scenarios(tmp_path / "missing.json")
     (tmp_path / "ok.yml").write_text("- {name: a, say: [x]}", encoding="utf-8")
     monkeypatch.setitem(sys.modules, "yaml", None)
@@ -145,27 +147,36 @@ async def test_a_saved_report_loads_back_the_same(tmp_path: Path):
 
 
 def test_a_file_that_is_not_a_saved_report_is_refused(tmp_path: Path):
+    top = '"format": "dial-notebook-evaluation", "version": 1, "passed": 0, "failed": 1, '
     cases = {"a.json": "not json", "b.json": '{"format": "other"}', "c.json": "[1]",
              "d.json": '{"format": "dial-notebook-evaluation", "version": 99, "scenarios": []}',
-             "e.json": '{"format": "dial-notebook-evaluation", "version": 1, '
-                       '"scenarios": [{"name": "x"}]}'}
-    messages = {"a.json": "cannot read", "b.json": "not a saved evaluation report",
-                "c.json": "not a saved evaluation report", "d.json": "unsupported report",
-                "e.json": "not a scenario result"}
+             "e.json": "{" + top + '"actions": {}, "scenarios": [{"name": "x"}]}'}
+    messages = {"a.json": r"a\.json: not valid JSON", "b.json": "not a saved evaluation report",
+                "c.json": "not a saved evaluation report",
+                "d.json": r"d\.json: version: unsupported report version 99",
+                "e.json": r"e\.json: scenarios\[0\]: has no 'status'"}
     for name, text in cases.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         with pytest.raises(ValueError, match=messages[name]):
             Report.load(tmp_path / name)
+    with pytest.raises(ValueError, match=r"not a scenario result: has no 'status'"):
+        ScenarioResult.from_dict({"name": "x"})
 
 
-
+@pytest.mark.stall_watchdog  # hostile: nothing may hold the loop (tests/conftest.py)
 @pytest.mark.parametrize(("key", "value", "said"), [
-    ("turns", "2", "a whole number"), ("turns", -1, "a whole number"),
-    ("seconds", True, "a number"), ("passed", "yes", "true or false"),
-    ("tokens", [1], "an object or null"), ("error", 3, "a string or null"),
-    ("reasons", ["ok", 1], "a list of strings"), ("proposals", {"a": 1}, "a list of objects"),
-    ("transcript", [1], "a list of objects"), ("lint", None, "a list of objects"),
-    ("proposals", [{"action": "a", "errors": "bad"}], "errors must be a list of objects"),
+    ("turns", "2", "turns: must be a whole number, not '2'"),
+    ("turns", -1, "turns: must be ≥ 0, not -1"),
+    ("seconds", True, "must be a number, not a boolean"),
+    ("passed", "yes", "must be true or false, not 'yes'"),
+    ("tokens", [1], "must be an object or null, not a list"),
+    ("error", 3, "must be text or null, not 3"),
+    ("reasons", ["ok", 1], "reasons[1]: must be text, not 1"),
+    ("proposals", {"a": 1}, "must be a list, not an object"),
+    ("transcript", [1], "transcript[0]: must be an object, not 1"),
+    ("lint", None, "must be a list, not null"),
+    ("proposals", [{"id": "s1", "action": "a", "payload": None, "status": "done",
+                    "errors": "bad"}], "proposals[0].errors: must be a list, not 'bad'"),
 ])
 async def test_a_tampered_report_is_refused_naming_the_scenario_and_field(
         tmp_path: Path, key: str, value: Any, said: str):
@@ -174,11 +185,13 @@ async def test_a_tampered_report_is_refused_naming_the_scenario_and_field(
     data["scenarios"][0][key] = value
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ValueError, match=f"scenario 'add': .*{said}"):
+    with pytest.raises(ValueError, match=f"tampered\\.json: scenarios\\[0\\]\\.{key}") as raised:
         Report.load(path)
+    assert said in str(raised.value)
     data["scenarios"][0] = report.to_dict()["scenarios"][0]
     path.write_text(json.dumps(data), encoding="utf-8")
     assert "<table>" in Report.load(path)._repr_html_()
+
 
 async def test_to_frame_has_one_row_per_scenario_and_names_the_extra_without_pandas(
         monkeypatch):
@@ -202,6 +215,7 @@ async def test_to_frame_has_one_row_per_scenario_and_names_the_extra_without_pan
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
+@pytest.mark.stall_watchdog  # hostile: nothing may hold the loop (tests/conftest.py)
 async def test_html_escapes_every_string_from_scenarios_and_agents():
     hostile_reply = f'<dial version="0.1" actor="agent"><dial-inform>{HOSTILE}</dial-inform>'
     report = await evaluate(agent=scripted(["<b>", hostile_reply]), domain=todo_domain(),
@@ -269,6 +283,7 @@ async def test_compare_with_the_offline_schema_agent_asked_for_good_and_broken_p
 
 # -- the report in a notebook ---------------------------------------------------------------
 
+@pytest.mark.stall_watchdog  # hostile: nothing may hold the loop (tests/conftest.py)
 async def test_the_report_draws_refusals_by_field_as_bars_with_the_field_names_escaped():
     hostile_field = suggest("add-todo", {"title": "milk", HOSTILE: 1}, "s1")
     report = await evaluate(agent=scripted([hostile_field, *SLOPPY]), domain=todo_domain(),
@@ -328,3 +343,25 @@ async def test_a_scenario_s_detail_lists_its_proposals_refusals_lint_time_and_to
     [finding] = [f for f in result.lint if "dial-infrom" in f["message"]]
     assert f"turn {finding['turn']}, {finding['severity']} <code>{finding['code']}</code>" in page
     assert "<img" not in page and "&lt;img src=x" in page
+
+
+async def test_each_name_in_the_table_links_to_its_conversation_below():
+    names = ["add <milk>", 'say "hi" & go', "x" * 300]  # hostile, and long
+    report = await evaluate(agent=scripted(GOOD), domain=todo_domain(),
+                            scenarios=[{"name": name, "say": ["add milk"]} for name in names])
+    page = report._repr_html_()
+    table = page[:page.index("</table>")]
+    links = re.findall(r"<td><a href=\"#([\w-]+)\">(.*?)</a></td>", table)
+    assert [text for _, text in links] == [
+        "add &lt;milk&gt;", "say &quot;hi&quot; &amp; go", "x" * 300]
+    targets = [target for target, _ in links]
+    assert len(set(targets)) == 3  # one per scenario, made of safe characters only
+    drill = page[page.index("<details>"):]
+    blocks = drill.split("<details>")[1:]
+    for target, block, name in zip(targets, blocks, names, strict=True):
+        summary = block[:block.index("</summary>")]
+        assert f'id="{target}"' in summary  # its disclosure's name, drawn open or closed
+        assert block.startswith(f"<summary>{html.escape(name)} — ")
+    # a second report in the same notebook has targets of its own
+    again = re.findall(r'<a href="#([\w-]+)">', report._repr_html_())
+    assert not set(again) & set(targets)

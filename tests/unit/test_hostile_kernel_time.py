@@ -9,7 +9,6 @@ here: before these fixes the same replies took from 20 seconds to hours.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any, ClassVar
 
 import pytest
@@ -77,9 +76,11 @@ class Stuck:
         import threading
 
         self.release = threading.Event()
+        self.returned = False
 
     def run(self, action, payload):
         self.release.wait(30)
+        self.returned = True
         return {"finally": True}
 
 
@@ -100,15 +101,15 @@ async def test_a_run_that_never_returns_fails_with_a_timeout_and_the_turn_goes_o
             ticks += 1
 
     ticker = asyncio.ensure_future(kernel_is_free())
-    started = time.monotonic()
     result = await conversation.say("wait")
     ticker.cancel()
+    stuck_meanwhile = not domain.returned
     domain.release.set()
     (outcome,) = result.outcomes
     assert (outcome["status"], outcome["code"]) == ("failed", "timeout")
     assert outcome["error"] == "It did not finish within 0.3s"
     assert "may still be running" in outcome["hint"]
-    assert result.turns == 2 and time.monotonic() - started < 10
+    assert result.turns == 2 and stuck_meanwhile  # the turn went on while the run was stuck
     assert ticks > 5  # the loop went on while the run was stuck on its thread
     assert loop.is_running()
 

@@ -26,7 +26,8 @@ def test_ci_runs_the_readmes_test_command():
 def test_the_demo_command_opens_the_quickstart_notebook_itself_not_the_launcher():
     script = (ROOT / "scripts" / "dev").read_text()
     # measured: --ServerApp.default_url does not change the URL jupyter lab prints; this does
-    assert "--ServerApp.root_dir=notebooks" in script
+    # served from its working copy of notebooks/ (tests/unit/test_dev_demo.py)
+    assert "--ServerApp.root_dir=.demo" in script
     assert "--LabApp.default_url=/lab/tree/quickstart.ipynb" in script
     assert (ROOT / "notebooks" / "quickstart.ipynb").is_file()
 
@@ -50,3 +51,17 @@ def test_the_language_example_runs():
     namespace: dict = {}
     exec(block, namespace)
     assert namespace["suggest"].payload.value == {"text": "buy milk"}
+
+
+def test_the_pip_install_line_installs_what_the_notebooks_draw_with():
+    """The README's one install line for pip users brings every library the notebooks need:
+    the EDA notebook's plot cards are Vega-Lite charts drawn by vl-convert-python."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text()
+    extras = re.search(r'pip install "dial-notebook\[([\w,]+)\]"', readme).group(1)
+    optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    installed = {re.split(r"[<>=\[ ]", requirement)[0]
+                 for extra in extras.split(",") for requirement in optional[extra]}
+    assert {"jupyterlab", "pandas", "vl-convert-python"} <= installed, installed

@@ -242,7 +242,7 @@ BAD_SNAPSHOTS = [
     ({"format": FORMAT, "version": 1, "transcript": [*[{"type": "person", "text": "a"}] * 12,
                                                      {"text": "no type"}]},
      "transcript[12] has no 'type'"),
-    ({"format": FORMAT, "version": 1, "transcript": [{"type": "person"}, ["sent"]]},
+    ({"format": FORMAT, "version": 1, "transcript": [{"type": "person", "text": "a"}, ["sent"]]},
      "transcript[1] is a list, not an event (an object with a 'type')"),
     ({"format": FORMAT, "version": 1, "transcript": [{"type": 3}]},
      "transcript[0]'s 'type' is 3, not a string"),
@@ -251,7 +251,8 @@ BAD_SNAPSHOTS = [
     ({"format": FORMAT, "version": 1, "transcript": [{"type": "reply", "text": ["x"]}]},
      "transcript[0] is a 'reply' event without its 'text' as text"),
     ({"format": FORMAT, "version": 1, "transcript": [],
-      "surface": {"transcript": [{"type": "person"}, {"type": "sent", "message": "m"}, {}]}},
+      "surface": {"transcript": [{"type": "person", "text": "a"},
+                                 {"type": "sent", "turn": 1, "message": "m"}, {}]}},
      "surface.transcript[2] has no 'type'"),
 ]
 
@@ -287,7 +288,7 @@ def test_a_missing_file_or_a_folder_is_refused(tmp_path):
     ("", "not valid JSON (Expecting value, line 1 column 1)"),
     ('{"format": "dial-notebook/conversation", "version": 1, "transcript": [{"type": "x", '
      '"v": NaN}]}', "not valid JSON (NaN is not a JSON number)"),
-    ("[" * 100_000 + "]" * 100_000, "not a saved conversation (it nests too deeply)"),
+    ("[" * 100_000 + "]" * 100_000, "it nests more than 256 levels deep"),
 ])
 def test_invalid_json_is_refused_saying_where(tmp_path, text, problem):
     path = write(tmp_path, text)
@@ -304,8 +305,7 @@ def test_a_pickle_is_never_unpickled(tmp_path):
 
     path = tmp_path / "conversation.json"
     path.write_bytes(pickle.dumps({"format": FORMAT, "version": 1, "boom": Boom()}))
-    with pytest.raises(ValueError, match=re.escape(f"Replay: {path}: not a saved conversation "
-                                                   "(not UTF-8 text: byte ")):
+    with pytest.raises(ValueError, match=re.escape(f"Replay: {path}: not UTF-8 text (byte ")):
         Replay(path)
     assert not marker.exists()
 
@@ -314,8 +314,7 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatc
     path = write(tmp_path, snapshot([{"type": "person", "text": "x" * 2000}]))
     monkeypatch.setattr(_replay_source, "MAX_BYTES", 1024)
     with pytest.raises(ValueError, match=re.escape(
-            f"Replay: {path}: the file is 0.0 MB; a replay reads saved conversations up to "
-            "0.0 MB")):
+            f"Replay: {path}: the file is 0.0 MB; files up to 0.0 MB are read")):
         Replay(path)
     assert _replay_source.MAX_BYTES == 1024
     monkeypatch.undo()
@@ -432,3 +431,46 @@ def test_a_sessions_misplaced_entry_is_refused_naming_it():
             "Replay: the snapshot: surface.entries[0] has place 5, past the end of the "
             "transcript")):
         Replay(data)
+
+
+# ---- files are data: every field of every event, and the nesting, checked ----------------------
+
+WRONG_FIELDS = [
+    ({"type": "sent", "turn": "1", "message": "m"},
+     "transcript[0].turn: must be a whole number, not '1'"),
+    ({"type": "outcome", "id": "s1", "action": "a", "status": ["done"], "preview": "p"},
+     "transcript[0].status: must be text, not a list"),
+    ({"type": "ask", "id": "a1", "text": "q", "response_type": "choice",
+      "options": [{"value": 1, "label": "one", "default": False, "disabled": False}]},
+     "transcript[0].options[0].value: must be text, not 1"),
+    ({"type": "person", "text": "hi", "answer_to": "x"},
+     "transcript[0].answer_to: must be a whole number or null, not 'x'"),
+    ({"type": "inform", "text": "t", "chart": {"src": 3}},
+     "transcript[0].chart: must be an object with src, width, height, alt or an object with "
+     "error, not an object"),
+    ({"type": "sent", "turn": 1, "message": "m", "extra": 1},
+     "transcript[0].extra: is not a known field"),
+    ({"type": "x"}, "transcript[0].type: 'x' is not an event type a replay shows"),
+    ({"type": "suggestion", "id": "s1", "action": "a", "text": "t", "payload": {},
+      "preview": "p", "destructive": "yes", "mutates": True},
+     "transcript[0].destructive: must be true or false, not 'yes'"),
+]
+
+
+@pytest.mark.parametrize(("event", "problem"), WRONG_FIELDS, ids=[p for _, p in WRONG_FIELDS])
+def test_an_event_with_a_field_of_the_wrong_kind_is_refused_naming_the_field(
+        tmp_path, event, problem):
+    path = write(tmp_path, snapshot([event]))
+    with pytest.raises(ValueError, match=re.escape(f"Replay: {path}: {problem}")):
+        Replay(path)
+
+
+def test_a_file_nested_past_the_limit_is_refused_though_json_reads_it(tmp_path):
+    deep: Any = "bottom"
+    for _ in range(300):
+        deep = [deep]
+    event = {"type": "inform", "text": "t", "payload": deep}
+    path = write(tmp_path, snapshot([event]))
+    with pytest.raises(ValueError, match=re.escape(
+            f"Replay: {path}: it nests more than 256 levels deep")):
+        Replay(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
@@ -89,26 +90,62 @@ async def test_cancelled_while_waiting_for_the_reply_what_it_carried_stays_owed(
     assert outcome_ids_in(agent.received[2]) == ["ls"]
 
 
-async def test_cancelled_while_an_action_runs_it_ends_failed_as_interrupted():
+async def test_stop_stops_the_agent_not_the_work_an_async_run_ends_for_real():
+    """A run the person approved goes on to its real end when its say is cancelled (Stop),
+    even an async one awaiting a worker thread; its outcome is told with the next say."""
+    started, release = asyncio.Event(), threading.Event()
+
+    class ThreadedDomain(NotesDomain):
+        async def run(self, action, payload):
+            started.set()
+            return await asyncio.to_thread(self.work, payload)
+
+        def work(self, payload):
+            assert release.wait(10)
+            self.notes.append(payload["text"])
+            return {"count": len(self.notes)}
+
+    domain = ThreadedDomain(context=False)
+    agent = ScriptedAgent([dial(suggest("add-note", {"text": "milk"})), dial(inform("ok"))])
+    conversation = Conversation(agent=agent, domain=domain, human=policy_human())
+    task = asyncio.ensure_future(conversation.say("add milk"))
+    await started.wait()
+    await cancelled(task)
+    assert conversation.owed_outcomes == []  # still running: no outcome yet
+    release.set()
+    await until(lambda: conversation.owed_outcomes)
+    assert domain.notes == ["milk"]
+    assert conversation.owed_outcomes == [{
+        "id": "sg-1", "action": "add-note", "status": "done", "preview": "Add the note 'milk'",
+        "result": {"count": 1}}]
+    assert conversation._state.running == {}
+    await conversation.say("")
+    assert outcomes_in(agent.received[1]) == [{"action": "add-note", "status": "done",
+                                               "result": {"count": 1}}]
+    assert conversation.owed_outcomes == []
+
+
+async def test_after_stop_the_run_timeout_still_stops_an_async_run_past_its_limit():
     started = asyncio.Event()
 
     class SlowDomain(NotesDomain):
         async def run(self, action, payload):
             started.set()
-            await asyncio.sleep(30)
+            await asyncio.Event().wait()  # never ends by itself
 
     agent = ScriptedAgent([dial(suggest("list-notes", {})), dial(inform("ok"))])
     conversation = Conversation(agent=agent, domain=SlowDomain(context=False),
-                                human=policy_human())
+                                human=policy_human(), run_timeout=0.05)
     task = asyncio.ensure_future(conversation.say("list"))
     await started.wait()
     await cancelled(task)
+    await until(lambda: conversation.owed_outcomes)
     assert conversation.owed_outcomes == [{
         "id": "sg-1", "action": "list-notes", "status": "failed", "preview": "List the notes",
-        "error": "Interrupted before it finished."}]
+        "error": "It did not finish within 0.05s", "code": "timeout",
+        "hint": "It was stopped; part of it may have taken effect: check before trying again."}]
     await conversation.say("")
-    assert outcomes_in(agent.received[1]) == [{"action": "list-notes", "status": "failed",
-                                           "error": "Interrupted before it finished."}]
+    assert [o["status"] for o in outcomes_in(agent.received[1])] == ["failed"]
 
 
 async def test_cancelled_while_a_question_waits_the_answers_given_are_kept():

@@ -165,6 +165,7 @@ async def test_a_stream_that_yields_something_other_than_text_is_an_error():
         await conversation.say("x")
 
 
+@pytest.mark.stall_watchdog  # hostile: nothing may hold the loop (tests/conftest.py)
 async def test_progress_is_paced_however_small_the_pieces():
     """A reply in a thousand one-character pieces costs a handful of events, not a thousand;
     the first piece is shown at once, and the last change of a burst follows the interval."""
@@ -191,6 +192,7 @@ async def test_progress_is_paced_however_small_the_pieces():
     assert progress[-1]["prose"] == ("Hello there, " * 20).strip()  # the burst's last change
 
 
+@pytest.mark.stall_watchdog  # hostile: nothing may hold the loop (tests/conftest.py)
 async def test_a_streamed_reply_over_the_limit_is_counted_not_kept_and_not_read():
     """A hostile stream: past the parser's limit nothing more is kept or shown; the reply is
     said unread with its real length, and the conversation goes on."""

@@ -6,6 +6,7 @@ widget's copy of the event carries the chart, and the runtime's stays as it was.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import socket
@@ -26,13 +27,17 @@ from dial_notebook.widget import ChatWidget, _vegalite
 from dial_notebook.widget._session import widget_transcript
 from dial_notebook.widget._static import conversation_html
 from dial_notebook.widget._vegalite import (
+    DRAWING,
     MAX_ROWS,
+    START_SECONDS,
+    STARTING,
     VEGA_LITE_TYPE,
     draw,
     is_vega_lite,
     refusal,
     with_chart,
 )
+from tests.stall_watchdog import held_seconds
 
 pytest.importorskip("vl_convert", reason="pip install dial-notebook[charts]")
 
@@ -50,6 +55,17 @@ SLOW = {"data": {"values": [{"s": "a" * 40 + "!"}]},
 def fresh_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test has the kernel's whole drawing time (a slow test does not spend another's)."""
     monkeypatch.setattr(_vegalite, "_clock", _vegalite._Clock())
+
+
+@pytest.fixture(autouse=True)
+def ready_worker() -> None:
+    """Each test starts with the renderer up (its start is tested on a worker of its own) and
+    free: no chart of an earlier test still being drawn off the loop."""
+    assert _vegalite._worker.wait_ready(START_SECONDS + 5)
+    for _ in range(int(START_SECONDS * 100)):
+        if not _vegalite._later.pending:
+            break
+        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -218,14 +234,16 @@ def test_a_url_inside_inline_values_is_data_and_is_drawn():
     ({**BARS, "transform": [{"density": "n", "steps": 10**8}]}, "steps is 100,000,000"),
     ("a spec", "a Vega-Lite spec is a JSON object"),
 ])
-def test_a_huge_spec_is_refused_at_once_saying_what_is_too_big(spec, said):
-    started = time.monotonic()
-    chart = draw(spec)
-    assert time.monotonic() - started < 2  # refused before anything is drawn
+def test_a_huge_spec_is_refused_at_once_saying_what_is_too_big(spec, said, monkeypatch):
+    drawn: list[Any] = []
+    monkeypatch.setattr(_vegalite._worker, "draw", lambda *args: drawn.append(args) or {})
+    chart, seconds = held_seconds(lambda: draw(spec))
+    assert drawn == [] and seconds < 2  # refused before anything is drawn (a busy machine's
+    # wait for a CPU is not counted: tests/stall_watchdog.py)
     assert chart["error"].startswith("The chart was not drawn: ") and said in chart["error"]
 
 
-def test_a_slow_spec_is_stopped_at_its_time_and_the_kernel_is_free_meanwhile():
+def test_a_slow_spec_is_stopped_at_its_time_and_the_kernel_is_free_meanwhile(monkeypatch):
     ticks: list[float] = []
     done = threading.Event()
 
@@ -236,6 +254,7 @@ def test_a_slow_spec_is_stopped_at_its_time_and_the_kernel_is_free_meanwhile():
 
     ticker = threading.Thread(target=tick, daemon=True)
     draw(BARS)  # the worker is up
+    monkeypatch.setattr(_vegalite, "_clock", _vegalite._Clock())  # its start spent none of it
     ticker.start()
     started = time.monotonic()
     try:
@@ -245,9 +264,9 @@ def test_a_slow_spec_is_stopped_at_its_time_and_the_kernel_is_free_meanwhile():
         ticker.join()
     took = time.monotonic() - started
     assert chart == {"error": "The chart was not drawn: drawing it took longer than 1.0 s."}
-    assert 0.9 < took < 3.5
-    assert len(ticks) >= 10  # vl-convert holds the GIL: in a thread this would be ~0
-    assert "src" in draw(BARS)  # a new worker draws the next chart
+    assert took > 0.9  # SLOW never ends by itself: the error says it was stopped at its time
+    assert len(ticks) >= 5  # vl-convert holds the GIL: in a thread this would be ~0
+    assert "src" in draw(BARS, wait=START_SECONDS)  # a new worker draws the next chart
 
 
 def test_charts_share_the_kernels_drawing_time(monkeypatch):
@@ -311,8 +330,8 @@ async def test_a_chat_widget_shows_a_chart_inform_drawn_and_its_runtime_keeps_th
     assert png_size(inform["chart"]["src"])
     runtime = next(e for e in chat._conversation.transcript if e["type"] == "inform")
     assert "chart" not in runtime
-    # a saved session read back draws it again (the file holds the runtime's events)
-    again = widget_transcript({"transcript": [runtime]})
+    # a saved session read back off the loop (the command line's export) draws it again
+    again = widget_transcript({"transcript": [runtime]}, draw_charts=True)
     assert again[0]["chart"]["width"] == inform["chart"]["width"]
 
 
@@ -326,10 +345,12 @@ def test_a_frames_spec_has_its_values_inline_sampled_and_is_drawn():
     assert spec["data"]["values"][0].keys() == {"x", "y"}  # a dot in a name is not a path
     assert spec["encoding"]["x"]["title"] == "a.b"
     assert spec["title"]["subtitle"] == "a sample of 5,000 of 12,000 rows"
-    assert refusal(spec) is None and "src" in draw(spec)
+    # drawable (its speed on a loaded machine is the benchmark's): off the loop, time to spare
+    assert refusal(spec) is None and "src" in draw(spec, timeout=10.0, wait=START_SECONDS)
     hist = vegalite_spec(frame, "price [€]", kind="hist", bins=7)
     assert sum(row["count"] for row in hist["data"]["values"]) == 12_000  # every row counted
-    assert "subtitle" not in hist["title"] and "src" in draw(hist)
+    assert "subtitle" not in hist["title"] and "src" in draw(hist, timeout=10.0,
+                                                              wait=START_SECONDS)
     dates = pd.DataFrame({"day": pd.date_range("2026-01-01", periods=3), "n": [1, None, 3]})
     line = vegalite_spec(dates, "day", "n", "line")
     assert line["encoding"]["x"]["type"] == "temporal"
@@ -352,4 +373,155 @@ def test_a_renderer_that_dies_mid_chart_is_that_charts_note_and_the_next_is_draw
     threading.Timer(0.3, process.kill).start()
     chart = draw(SLOW, timeout=4.0)
     assert chart["error"].startswith("The chart could not be drawn: the renderer stopped")
-    assert "src" in draw(BARS)
+    assert "src" in draw(BARS, wait=START_SECONDS)
+
+
+# ---- the kernel's loop never waits for the renderer to start --------------------------------------
+
+SLOW_START = "import time; time.sleep(1.5)\n"  # a start slower than any on this machine
+
+
+@pytest.fixture
+def cold(monkeypatch: pytest.MonkeyPatch) -> _vegalite._Worker:
+    """A renderer of its own, not started yet, whose start takes at least 1.5 s."""
+    worker = _vegalite._Worker()
+    monkeypatch.setattr(_vegalite, "_WORKER", SLOW_START + _vegalite._WORKER)
+    monkeypatch.setattr(_vegalite, "_worker", worker)
+    yield worker
+    worker.stop()
+
+
+class Heartbeat:
+    """Ticks on the event loop every 10 ms: a loop that is held does not tick."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.task = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(0.01)
+            self.ticks += 1
+
+
+def chart_inform(spec: dict[str, Any] = BARS) -> dict[str, Any]:
+    return {"type": "inform", "text": "Fruit", "act": "inform", "render": "chart",
+            "payload": spec}
+
+
+async def later_future() -> tuple[asyncio.Future[dict[str, Any]], Any]:
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    threads: list[int] = []
+
+    def done(copy: dict[str, Any]) -> None:
+        threads.append(threading.get_ident())
+        future.set_result(copy)
+
+    return future, (done, threads)
+
+
+async def test_a_cold_renderer_starts_off_the_loop_and_the_chart_is_drawn_later(cold):
+    beat = Heartbeat()
+    future, (done, threads) = await later_future()
+    copy = with_chart(chart_inform(), later=done)
+    assert copy["chart"] == {"error": DRAWING}  # returned without waiting for the start
+    assert not cold.ready
+    drawn = await asyncio.wait_for(future, 60)
+    beat.task.cancel()
+    assert png_size(drawn["chart"]["src"]) and drawn["chart"]["alt"] == "Fruit"
+    assert beat.ticks >= 20  # the loop went on while the renderer started (>= 1.5 s)
+    assert threads == [threading.get_ident()]  # handed back on the loop's own thread
+    assert cold.starts == 1
+
+
+def test_without_later_a_cold_renderer_is_a_note_and_the_next_chart_is_drawn(cold):
+    assert draw(BARS) == {"error": STARTING}
+    assert not cold.ready and cold.starts <= 1
+    assert cold.wait_ready(START_SECONDS + 5)
+    assert "src" in draw(BARS) and cold.starts == 1
+
+
+async def test_a_killed_renderer_is_started_again_in_the_background_not_by_the_next_chart():
+    worker = _vegalite._worker
+    starts = worker.starts
+    assert draw(SLOW, timeout=1.0)["error"].endswith("took longer than 1.0 s.")
+    assert worker.ready or worker._start.is_alive()  # a start underway, asked by no chart
+    future, (done, _) = await later_future()
+    copy = with_chart(chart_inform(), later=done)  # right after the kill: never waits
+    if copy["chart"] == {"error": DRAWING}:
+        copy = await asyncio.wait_for(future, 60)
+    assert "src" in copy["chart"]
+    assert "src" in with_chart(chart_inform())["chart"]  # warm: drawn at once
+    assert worker.starts == starts + 1  # one start, made by the kill, not by a chart
+
+
+async def test_charts_past_the_kernels_drawing_time_are_drawn_later_off_the_loop(monkeypatch):
+    clock = _vegalite._Clock()
+    monkeypatch.setattr(_vegalite, "_clock", clock)
+    clock.spend(_vegalite.DRAWING_SECONDS)
+    future, (done, _) = await later_future()
+    assert with_chart(chart_inform(), later=done)["chart"] == {"error": DRAWING}
+    assert "src" in (await asyncio.wait_for(future, 60))["chart"]
+
+
+async def test_a_saved_sessions_charts_are_drawn_off_the_loop_and_put_in_place(
+        tmp_path, monkeypatch):
+    reply = ('<dial version="0.1" actor="agent"><dial-inform render="chart">Fruit sold'
+             f'<dial-payload type="{VEGA_LITE_TYPE}">{json.dumps(BARS)}</dial-payload>'
+             "</dial-inform></dial>")
+    path = tmp_path / "charts.json"
+    first = ChatWidget(agent=ScriptedAgent([reply]), domain=NotesDomain(), session=path)
+    await first.say("chart please")
+    first._saver.save()
+    first.close()
+    loop_thread = threading.get_ident()
+    drawn_on: list[int] = []
+    original = _vegalite._worker.draw
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        drawn_on.append(threading.get_ident())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_vegalite._worker, "draw", recording)
+    again = ChatWidget(agent=ScriptedAgent([reply]), domain=NotesDomain(), session=path)
+    (inform,) = [e for e in again.transcript if e["type"] == "inform"]
+    assert inform["chart"] == {"error": DRAWING}  # the reload drew nothing on the loop
+    for _ in range(600):
+        (inform,) = [e for e in again.transcript if e["type"] == "inform"]
+        if "src" in inform["chart"]:
+            break
+        await asyncio.sleep(0.05)
+    assert png_size(inform["chart"]["src"]) and inform["chart"]["alt"] == "Fruit sold"
+    assert drawn_on and loop_thread not in drawn_on
+    again.close()
+
+
+async def test_not_now_even_the_check_of_a_spec_is_left_to_the_drawer_off_the_loop():
+    refused = chart_inform({"mark": "bar", "data": {"url": "x.csv"}})
+    assert with_chart(refused, later=lambda _copy: None)["chart"]["error"].startswith(
+        "The chart was not drawn: it names data.url")  # now: said at once
+    future, (done, _) = await later_future()
+    assert with_chart(refused, later=done, now=False)["chart"] == {"error": DRAWING}
+    copy = await asyncio.wait_for(future, 60)
+    assert copy["chart"]["error"].startswith("The chart was not drawn: it names data.url")
+    assert "chart" not in with_chart(chart_inform(), now=False)  # nothing to draw it: the spec
+
+
+async def test_a_chat_widgets_first_chart_on_a_cold_renderer_is_put_in_place_once_drawn(cold):
+    reply = ('<dial version="0.1" actor="agent"><dial-inform render="chart">Fruit sold'
+             f'<dial-payload type="{VEGA_LITE_TYPE}">{json.dumps(BARS)}</dial-payload>'
+             "</dial-inform></dial>")
+    chat = ChatWidget(agent=ScriptedAgent([reply]), domain=NotesDomain())
+    changes: list[Any] = []
+    chat.observe(changes.append, names="transcript")
+    await chat.say("chart please")
+    where = next(n for n, e in enumerate(chat.transcript) if e["type"] == "inform")
+    assert chat.transcript[where]["chart"] == {"error": DRAWING}  # the say did not wait
+    before = len(changes)
+    for _ in range(1200):
+        if "src" in chat.transcript[where]["chart"]:
+            break
+        await asyncio.sleep(0.05)
+    assert png_size(chat.transcript[where]["chart"]["src"])
+    assert len(changes) == before + 1  # put in place in one change of the trait
+    chat.close()

@@ -443,6 +443,21 @@ async def test_the_received_panel_explains_each_outcome_by_its_id_and_status():
     assert "Your elements' own yield events are never sent back" in shown
 
 
+def test_the_received_panel_says_an_unknown_action_is_unknown_not_an_invalid_payload():
+    message = outcome_reply([
+        {"id": "sg-1", "action": "add-notez", "status": "invalid", "preview": "",
+         "code": "unknown-action", "hint": "There is no action 'add-notez'."},
+        {"id": "sg-2", "action": "add-note", "status": "invalid", "preview": "",
+         "code": "invalid-payload", "field": "text", "hint": "text must not be empty"},
+    ]) + '\n\n<context notes="2"/>'
+    shown = html.unescape(received_html(message, 2))
+    read = shown[:shown.index("<pre")]
+    assert "sg-1 → invalid: there is no action 'add-notez'" in read
+    assert "sg-2 → invalid: the payload was refused (text must not be empty)" in read
+    # the wire text stays the runtime's, word for word
+    assert "Not proposed to the user — the payload for add-notez is invalid." in shown
+
+
 def test_the_received_panel_explains_nothing_when_no_outcome_starts_the_message():
     assert "data-dpg-read" not in received_html('<context notes="2"/>\n\nhello <dial>', 1)
 

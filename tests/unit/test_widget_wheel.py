@@ -116,6 +116,9 @@ def test_the_wheel_carries_the_notebooks_and_nothing_else_of_notebooks(installed
     assert len(NOTEBOOKS) == 6 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
     for name in NOTEBOOKS:
         assert wheel.read(folder + name) == (ROOT / "notebooks" / name).read_bytes(), name
+        if name.endswith(".ipynb"):  # as committed: never a run's outputs (the demo runs a
+            cells = json.loads(wheel.read(folder + name))["cells"]  # copy: .demo/)
+            assert not any(c.get("outputs") or c.get("execution_count") for c in cells), name
     assert not [n for n in wheel.namelist() if n.startswith("notebooks/") or n.endswith(".html")]
 
 

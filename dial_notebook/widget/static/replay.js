@@ -106,6 +106,7 @@ function itemsOf(transcript, pending) {
   const items = [];
   const cards = /* @__PURE__ */ new Map();
   const asks = /* @__PURE__ */ new Map();
+  let resumedAt = -1;
   transcript.forEach((event, index) => {
     if (!event || typeof event !== "object") return;
     switch (event.type) {
@@ -128,6 +129,11 @@ function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
+        const earlier = cards.get(String(event.id));
+        if (earlier && earlier.index < resumedAt && !earlier.outcome && !earlier.steps.size && earlier.event.kind === event.kind) {
+          earlier.event = event;
+          break;
+        }
         const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: /* @__PURE__ */ new Map(), acks: [] };
         cards.set(String(event.id), item);
         items.push(item);
@@ -155,10 +161,13 @@ function itemsOf(transcript, pending) {
       case "no-reply":
         items.push({ kind: "no-reply", key: `n${index}`, index, event });
         break;
+      case "resumed":
+        resumedAt = index;
+        items.push({ kind: "status", key: `x${index}`, event });
+        break;
       case "turn-limit":
       case "error":
       case "stopped":
-      case "resumed":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:
@@ -301,6 +310,51 @@ function redrawOnChange(model, traits, draw) {
   };
 }
 
+// js/src/focus.js
+var WAITING = "[data-dial-suggestion][data-dial-status=pending], [data-dial-ask][data-dial-status=pending], [data-dial-questions]:not(.dial-questions-sent)";
+var CONTROLS = "button, input, textarea, select";
+function focusAfterDecision(decided) {
+  const root = decided ? decided.closest("[data-dial-root]") : null;
+  if (!root || !decided) return null;
+  const card = decided.closest("[data-dial-suggestion], [data-dial-ask], [data-dial-questions]");
+  let target = null;
+  for (
+    const next of
+    /** @type {HTMLElement[]} */
+    [...root.querySelectorAll(WAITING)]
+  ) {
+    if (next === card || next.contains(decided) || isHidden(next, root)) continue;
+    target = firstControl(next);
+    if (target) break;
+  }
+  target = target || /** @type {HTMLElement | null} */
+  root.querySelector("[data-dial-field=say]");
+  target?.focus();
+  return target;
+}
+function firstControl(card) {
+  const usable = (node) => node && !/** @type {HTMLButtonElement} */
+  node.disabled && !isHidden(
+    /** @type {HTMLElement} */
+    node,
+    card
+  ) ? (
+    /** @type {HTMLElement} */
+    node
+  ) : null;
+  const accept = usable(card.querySelector("[data-dial-action=accept]"));
+  if (accept) return accept;
+  for (const node of card.querySelectorAll(CONTROLS)) if (usable(node)) return usable(node);
+  return null;
+}
+function isHidden(node, root) {
+  for (let at = (
+    /** @type {HTMLElement | null} */
+    node
+  ); at && at !== root; at = at.parentElement) if (at.hidden) return true;
+  return false;
+}
+
 // js/src/ask.js
 var MAX_UPLOAD = 50 * 1024 * 1024;
 function askCard(view, item) {
@@ -333,6 +387,7 @@ function askCard(view, item) {
       card.querySelectorAll("button, input, textarea").forEach((n) => {
         n.disabled = true;
       });
+      focusAfterDecision(card);
     },
     fail: (message) => {
       note.textContent = message;
@@ -575,7 +630,7 @@ function reasonRow(view, item, dismiss) {
     { className: "dial-buttons dial-reason-row", "data-dial-reason-row": "" },
     input,
     button("Dismiss", "dismiss-confirm", confirm, { aria: "Dismiss, and tell the agent why" }),
-    button("Cancel", "dismiss-reason-cancel", cancel2, { aria: "Do not dismiss" })
+    button("Cancel", "dismiss-reason-cancel", cancel2, { aria: "Cancel: do not dismiss" })
   );
 }
 function outcomeComments(outcome) {
@@ -844,16 +899,28 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
       save(edit);
     }
   });
-  if (hasForm) box.append(tabs(edit));
+  const tabList = hasForm ? tabs(edit) : null;
+  if (tabList) box.append(tabList);
   let placed = /* @__PURE__ */ new Set();
+  const touched = draft.touched || (draft.touched = /* @__PURE__ */ new Set());
+  let issueNode = null;
+  const stale = () => {
+    if (issueNode && !refusalStands(item.pending, errors, touched)) issueNode.querySelector("[data-dial-refusal]")?.remove();
+  };
   if (draft.view === "form") placed = formPart(
     edit,
     /** @type {import("./contract.js").JsonSchema} */
     schema,
-    errors
+    errors,
+    stale
   );
-  else jsonPart(edit);
-  if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
+  else jsonPart(edit, stale);
+  if (tabList) tabPanel(tabList);
+  if (issue) {
+    issueNode = issueBox(item.pending, errors.filter((e, index) => !placed.has(index) && !isTouched(touched, e.field)));
+    box.append(issueNode);
+    stale();
+  }
   if (aside) box.append(aside);
   if (comments) box.append(comments);
   box.append(h(
@@ -866,32 +933,61 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
 }
 function tabs({ view, item, draft }) {
   const list = h("div", { className: "dial-tabs", role: "tablist", "aria-label": "Edit as" });
+  const panel = uid("tabpanel");
+  const modes = (
+    /** @type {const} */
+    ["form", "json"]
+  );
+  const onTab = { focusSelector: "[role=tab][aria-selected=true]" };
+  const select = (mode, focus) => {
+    if (draft.view === mode) return;
+    if (mode === "form" && !syncFromJson(draft)) {
+      view.refresh(item, focus === onTab ? onTab : {});
+      return;
+    }
+    if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
+    draft.view = mode;
+    view.refresh(item, focus);
+  };
   for (
     const [mode, label] of
     /** @type {const} */
     [["form", "Form"], ["json", "JSON"]]
   ) {
+    const selected = draft.view === mode;
     list.append(h("button", {
       type: "button",
       role: "tab",
       className: "dial-tab",
-      "aria-selected": String(draft.view === mode),
+      "aria-selected": String(selected),
+      "aria-controls": panel,
+      id: `${panel}-${mode}`,
+      tabindex: selected ? "0" : "-1",
       "data-dial-view": mode,
-      onClick: () => {
-        if (draft.view === mode) return;
-        if (mode === "form" && !syncFromJson(draft)) {
-          view.refresh(item);
-          return;
-        }
-        if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
-        draft.view = mode;
-        view.refresh(item, { focusEditor: true });
+      onClick: () => select(mode, { focusEditor: true }),
+      onKeydown: (event) => {
+        const at = modes.indexOf(mode);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: modes.length - 1 }[event.key];
+        if (to === void 0) return;
+        event.preventDefault();
+        select(modes[(to + modes.length) % modes.length], onTab);
       }
     }, label));
   }
   return list;
 }
-function formPart({ view, item, draft, box, onEdit }, schema, errors) {
+function tabPanel(list) {
+  const selected = list.querySelector("[aria-selected=true]");
+  const panel = h("div", {
+    className: "dial-tab-panel",
+    role: "tabpanel",
+    id: selected?.getAttribute("aria-controls") || uid("tabpanel"),
+    "aria-labelledby": selected?.id || ""
+  });
+  while (list.nextSibling) panel.append(list.nextSibling);
+  list.after(panel);
+}
+function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
   const placed = /* @__PURE__ */ new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
     draft.json = null;
@@ -902,12 +998,15 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
     const wrap = error.field === "" ? null : fields.get(error.field);
     if (!wrap) continue;
     placed.add(index);
+    if (isTouched(draft.touched, error.field)) continue;
     const note = h("div", { className: "dial-field-error", id: uid("err") }, error.message);
     wrap.classList.add("dial-field-invalid");
     wrap.append(note);
     wrap.addEventListener("input", () => {
       note.remove();
       wrap.classList.remove("dial-field-invalid");
+      draft.touched?.add(error.field);
+      stale();
     }, { once: true });
     const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
     if (input) {
@@ -918,7 +1017,7 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
   box.append(form);
   return placed;
 }
-function jsonPart({ draft, box, onEdit }) {
+function jsonPart({ draft, box, onEdit }, stale) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json",
@@ -930,6 +1029,8 @@ function jsonPart({ draft, box, onEdit }) {
   area.value = draft.json;
   area.addEventListener("input", () => {
     draft.json = area.value;
+    draft.touched?.add("*");
+    stale();
     onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
@@ -950,11 +1051,24 @@ function issueBox(pending, rest) {
   return h(
     "div",
     { className: "dial-issue", "data-dial-issue": "", role: "alert" },
-    h("strong", {}, "Not accepted: "),
-    String(pending.issue?.text || ""),
-    rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null,
+    h(
+      "div",
+      { "data-dial-refusal": "" },
+      h("strong", {}, "Not accepted: "),
+      String(pending.issue?.text || ""),
+      rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null
+    ),
     tries ? h("div", { className: `dial-tries${left <= 1 ? " dial-tries-last" : ""}`, "data-dial-edits-left": String(left) }, tries) : null
   );
+}
+function isTouched(touched, field2) {
+  return Boolean(touched) && (touched?.has("*") || touched?.has(field2) || field2 === "" && Boolean(touched?.size));
+}
+function refusalStands(pending, errors, touched) {
+  const fields = new Set(errors.map((e) => e.field));
+  if (pending.issue && typeof pending.issue.field === "string" && pending.issue.field) fields.add(normalisePath(pending.issue.field));
+  if (!fields.size) fields.add("");
+  return [...fields].some((field2) => !isTouched(touched, field2));
 }
 function save({ view, item, draft, box, onSave }) {
   if (draft.view === "json" && !syncFromJson(draft)) {
@@ -1025,7 +1139,7 @@ function tableRows(payload) {
   }
   return { columns, rows };
 }
-function tableOf(payload) {
+function tableOf(payload, name = "") {
   const parsed = tableRows(payload);
   if (!parsed) return null;
   const { columns, rows } = parsed;
@@ -1039,9 +1153,14 @@ function tableOf(payload) {
     body.append(h("tr", {}, (Array.isArray(row) ? row : [row]).map((v) => h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
   }
   table.append(body);
-  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": "Table" }, table);
+  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": tableName(name, columns) }, table);
   const more = rows.length - shown.length;
   return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
+}
+function tableName(name, columns) {
+  const said = summarise(String(name || "").replace(/\s+/g, " ").trim(), 80);
+  if (said) return `Table: ${said}`;
+  return columns.length ? `Table of ${summarise(columns.map(String).join(", "), 80)}` : "Table";
 }
 function imageOf(item) {
   const src = typeof item === "string" ? item : item && (item.src || item.url);
@@ -1086,15 +1205,13 @@ function resultNodes(result) {
       const { table } = shape;
       const total = Number(table.total_rows);
       const note = Number.isFinite(total) && total > table.rows.length ? `The first ${table.rows.length} of ${total} rows` : "";
-      return [
-        caption([shape.caption, note].filter(Boolean).join(" · ")),
-        ...tableOf({ columns: table.columns, data: table.rows }) || []
-      ];
+      const said = [shape.caption, note].filter(Boolean).join(" · ");
+      return [caption(said), ...tableOf({ columns: table.columns, data: table.rows }, said) || []];
     }
     case "list": {
       const items = shape.items;
       const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
-      const body = objects ? tableOf(items) || [] : [h(
+      const body = objects ? tableOf(items, shape.caption) || [] : [h(
         "ul",
         { className: "dial-result-list" },
         items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item)))
@@ -1151,7 +1268,7 @@ function informBody(event) {
       ];
     }
     case "table": {
-      const table = hasPayload ? tableOf(payload) : null;
+      const table = hasPayload ? tableOf(payload, text) : null;
       return [prose, ...table ?? (hasPayload ? [jsonBlock(payload)] : [])];
     }
     case "card-list": {
@@ -1493,7 +1610,7 @@ function sampleSide(label, table) {
   const total = Number(table.total_rows);
   const shown = table.rows.length;
   const count = Number.isFinite(total) && total > shown ? `${formatCount(shown)} of ${formatCount(total)} rows` : `${formatCount(shown)} row${shown === 1 ? "" : "s"}`;
-  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }) || [];
+  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }, `${label} · ${count}`) || [];
   const indexed = Array.isArray(table.index) && table.index.length === table.rows.length;
   return h(
     "div",
@@ -2193,6 +2310,7 @@ function decide(view, item, decision, extra = {}) {
     card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
       b.disabled = true;
     });
+    focusAfterDecision(card.node);
   }
 }
 function suggestionCard(view, item) {
@@ -2264,6 +2382,8 @@ function decisionPart(view, item, preview, destructive) {
   if (issue && draft.issueSeen !== item.pending.token) {
     draft.issueSeen = item.pending.token;
     draft.open = true;
+    draft.touched = /* @__PURE__ */ new Set();
+    edited(view, item, draft);
   }
   const dry = dryRunSection(view, item);
   if (draft.open) {
@@ -2436,6 +2556,13 @@ function statusNode(item) {
   }
   if (event.type === "resumed") {
     const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    if (event.read_only) {
+      return h(
+        "div",
+        { className: "dial-status-line dial-resumed dial-warn", "data-dial-resumed": "", "data-dial-read-only": "" },
+        `Opened read-only from ${event.session}${saved}: a file you did not make. Nothing in it runs until you trust it (below).`
+      );
+    }
     const waiting2 = event.waiting ? ": what was waiting for you is back, above." : ".";
     return h(
       "div",
@@ -2498,6 +2625,10 @@ function nodeFor(view, item) {
       return statusNode(item);
   }
 }
+function chartSignature(chart) {
+  if (!chart) return "";
+  return "src" in chart ? `${String(chart.src).length}:${String(chart.src).slice(-64)}` : String(chart.error);
+}
 function signature(view, item) {
   switch (item.kind) {
     case "suggestion": {
@@ -2518,6 +2649,9 @@ function signature(view, item) {
     }
     case "ask":
       return JSON.stringify([item.pending, item.answer]);
+    case "inform":
+      return chartSignature(item.event.chart);
+    // "Drawing the chart…", then the chart
     case "no-reply":
       return JSON.stringify([item.retry, view.model.get("running")]);
     default:

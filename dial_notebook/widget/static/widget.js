@@ -15,8 +15,10 @@ function streamed(stream, message) {
   const writing = typeof message.writing === "string" && message.writing ? message.writing : null;
   const mine = stream && stream.turn === turn ? stream : { turn, prose: "", writing: null };
   if (typeof message.prose === "string") return { turn, prose: message.prose, writing };
-  const text = typeof message.text === "string" ? message.text : "";
-  if (Number(message.at) === mine.prose.length) return { turn, prose: mine.prose + text, writing };
+  const at = Number(message.at);
+  if (typeof message.text === "string" && Number.isInteger(at) && at >= 0 && at <= mine.prose.length) {
+    return { turn, prose: mine.prose.slice(0, at) + message.text, writing };
+  }
   return { turn, prose: mine.prose, writing };
 }
 function initialize({ model }) {
@@ -154,6 +156,7 @@ function itemsOf(transcript, pending) {
   const items = [];
   const cards = /* @__PURE__ */ new Map();
   const asks = /* @__PURE__ */ new Map();
+  let resumedAt = -1;
   transcript.forEach((event, index) => {
     if (!event || typeof event !== "object") return;
     switch (event.type) {
@@ -176,6 +179,11 @@ function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
+        const earlier = cards.get(String(event.id));
+        if (earlier && earlier.index < resumedAt && !earlier.outcome && !earlier.steps.size && earlier.event.kind === event.kind) {
+          earlier.event = event;
+          break;
+        }
         const item = { kind: "suggestion", key: `s${index}`, index, event, outcome: null, steps: /* @__PURE__ */ new Map(), acks: [] };
         cards.set(String(event.id), item);
         items.push(item);
@@ -203,10 +211,13 @@ function itemsOf(transcript, pending) {
       case "no-reply":
         items.push({ kind: "no-reply", key: `n${index}`, index, event });
         break;
+      case "resumed":
+        resumedAt = index;
+        items.push({ kind: "status", key: `x${index}`, event });
+        break;
       case "turn-limit":
       case "error":
       case "stopped":
-      case "resumed":
         items.push({ kind: "status", key: `x${index}`, event });
         break;
       default:
@@ -396,7 +407,7 @@ function tableRows(payload) {
   }
   return { columns, rows };
 }
-function tableOf(payload) {
+function tableOf(payload, name = "") {
   const parsed = tableRows(payload);
   if (!parsed) return null;
   const { columns, rows } = parsed;
@@ -410,9 +421,14 @@ function tableOf(payload) {
     body.append(h("tr", {}, (Array.isArray(row) ? row : [row]).map((v) => h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
   }
   table.append(body);
-  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": "Table" }, table);
+  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": tableName(name, columns) }, table);
   const more = rows.length - shown.length;
   return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
+}
+function tableName(name, columns) {
+  const said = summarise(String(name || "").replace(/\s+/g, " ").trim(), 80);
+  if (said) return `Table: ${said}`;
+  return columns.length ? `Table of ${summarise(columns.map(String).join(", "), 80)}` : "Table";
 }
 function imageOf(item) {
   const src = typeof item === "string" ? item : item && (item.src || item.url);
@@ -457,15 +473,13 @@ function resultNodes(result) {
       const { table } = shape;
       const total = Number(table.total_rows);
       const note = Number.isFinite(total) && total > table.rows.length ? `The first ${table.rows.length} of ${total} rows` : "";
-      return [
-        caption([shape.caption, note].filter(Boolean).join(" · ")),
-        ...tableOf({ columns: table.columns, data: table.rows }) || []
-      ];
+      const said = [shape.caption, note].filter(Boolean).join(" · ");
+      return [caption(said), ...tableOf({ columns: table.columns, data: table.rows }, said) || []];
     }
     case "list": {
       const items = shape.items;
       const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
-      const body = objects ? tableOf(items) || [] : [h(
+      const body = objects ? tableOf(items, shape.caption) || [] : [h(
         "ul",
         { className: "dial-result-list" },
         items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item)))
@@ -522,7 +536,7 @@ function informBody(event) {
       ];
     }
     case "table": {
-      const table = hasPayload ? tableOf(payload) : null;
+      const table = hasPayload ? tableOf(payload, text) : null;
       return [prose, ...table ?? (hasPayload ? [jsonBlock(payload)] : [])];
     }
     case "card-list": {
@@ -607,6 +621,87 @@ function informNode(event) {
   }, informBody(event));
 }
 
+// js/src/announce.js
+var KEEP = 4;
+var FROM = (
+  /** @type {{[kind: string]: string}} */
+  { person: "You", inform: "Agent", delegate: "Hand-off" }
+);
+function saidOf(node, kind = "") {
+  const chip = node.querySelector(".dial-chip");
+  const name = node.getAttribute("aria-label");
+  if (chip && name) return `${name}: ${chip.textContent || ""}`;
+  const text = summarise((node.textContent || "").replace(/\s+/g, " ").trim(), 300);
+  return text && `${FROM[kind] || "Update"}: ${text}`;
+}
+function announcer() {
+  const node = h("div", { className: "dial-sr-only", "aria-live": "polite", "data-dial-announcer": "" });
+  const said = /* @__PURE__ */ new Map();
+  let first = true;
+  return {
+    node,
+    update(entries) {
+      const lines = [];
+      for (const [key, entry] of entries) {
+        const now = saidOf(entry.node, entry.item?.kind);
+        if (!now || said.get(key) === now) continue;
+        said.set(key, now);
+        if (!first) lines.push(now);
+      }
+      for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+      first = false;
+      for (const line of lines) node.append(h("p", {}, line));
+      while (node.childNodes.length > KEEP) node.firstChild?.remove();
+      return lines;
+    }
+  };
+}
+
+// js/src/focus.js
+var WAITING = "[data-dial-suggestion][data-dial-status=pending], [data-dial-ask][data-dial-status=pending], [data-dial-questions]:not(.dial-questions-sent)";
+var CONTROLS = "button, input, textarea, select";
+function focusAfterDecision(decided) {
+  const root = decided ? decided.closest("[data-dial-root]") : null;
+  if (!root || !decided) return null;
+  const card = decided.closest("[data-dial-suggestion], [data-dial-ask], [data-dial-questions]");
+  let target = null;
+  for (
+    const next of
+    /** @type {HTMLElement[]} */
+    [...root.querySelectorAll(WAITING)]
+  ) {
+    if (next === card || next.contains(decided) || isHidden(next, root)) continue;
+    target = firstControl(next);
+    if (target) break;
+  }
+  target = target || /** @type {HTMLElement | null} */
+  root.querySelector("[data-dial-field=say]");
+  target?.focus();
+  return target;
+}
+function firstControl(card) {
+  const usable = (node) => node && !/** @type {HTMLButtonElement} */
+  node.disabled && !isHidden(
+    /** @type {HTMLElement} */
+    node,
+    card
+  ) ? (
+    /** @type {HTMLElement} */
+    node
+  ) : null;
+  const accept = usable(card.querySelector("[data-dial-action=accept]"));
+  if (accept) return accept;
+  for (const node of card.querySelectorAll(CONTROLS)) if (usable(node)) return usable(node);
+  return null;
+}
+function isHidden(node, root) {
+  for (let at = (
+    /** @type {HTMLElement | null} */
+    node
+  ); at && at !== root; at = at.parentElement) if (at.hidden) return true;
+  return false;
+}
+
 // js/src/ask.js
 var MAX_UPLOAD = 50 * 1024 * 1024;
 function askCard(view, item) {
@@ -639,6 +734,7 @@ function askCard(view, item) {
       card.querySelectorAll("button, input, textarea").forEach((n) => {
         n.disabled = true;
       });
+      focusAfterDecision(card);
     },
     fail: (message) => {
       note.textContent = message;
@@ -881,7 +977,7 @@ function reasonRow(view, item, dismiss) {
     { className: "dial-buttons dial-reason-row", "data-dial-reason-row": "" },
     input,
     button("Dismiss", "dismiss-confirm", confirm, { aria: "Dismiss, and tell the agent why" }),
-    button("Cancel", "dismiss-reason-cancel", cancel2, { aria: "Do not dismiss" })
+    button("Cancel", "dismiss-reason-cancel", cancel2, { aria: "Cancel: do not dismiss" })
   );
 }
 function outcomeComments(outcome) {
@@ -1150,16 +1246,28 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
       save(edit);
     }
   });
-  if (hasForm) box.append(tabs(edit));
+  const tabList = hasForm ? tabs(edit) : null;
+  if (tabList) box.append(tabList);
   let placed = /* @__PURE__ */ new Set();
+  const touched = draft.touched || (draft.touched = /* @__PURE__ */ new Set());
+  let issueNode = null;
+  const stale = () => {
+    if (issueNode && !refusalStands(item.pending, errors, touched)) issueNode.querySelector("[data-dial-refusal]")?.remove();
+  };
   if (draft.view === "form") placed = formPart(
     edit,
     /** @type {import("./contract.js").JsonSchema} */
     schema,
-    errors
+    errors,
+    stale
   );
-  else jsonPart(edit);
-  if (issue) box.append(issueBox(item.pending, errors.filter((_, index) => !placed.has(index))));
+  else jsonPart(edit, stale);
+  if (tabList) tabPanel(tabList);
+  if (issue) {
+    issueNode = issueBox(item.pending, errors.filter((e, index) => !placed.has(index) && !isTouched(touched, e.field)));
+    box.append(issueNode);
+    stale();
+  }
   if (aside) box.append(aside);
   if (comments) box.append(comments);
   box.append(h(
@@ -1172,32 +1280,61 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
 }
 function tabs({ view, item, draft }) {
   const list = h("div", { className: "dial-tabs", role: "tablist", "aria-label": "Edit as" });
+  const panel2 = uid("tabpanel");
+  const modes = (
+    /** @type {const} */
+    ["form", "json"]
+  );
+  const onTab = { focusSelector: "[role=tab][aria-selected=true]" };
+  const select = (mode, focus) => {
+    if (draft.view === mode) return;
+    if (mode === "form" && !syncFromJson(draft)) {
+      view.refresh(item, focus === onTab ? onTab : {});
+      return;
+    }
+    if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
+    draft.view = mode;
+    view.refresh(item, focus);
+  };
   for (
     const [mode, label] of
     /** @type {const} */
     [["form", "Form"], ["json", "JSON"]]
   ) {
+    const selected = draft.view === mode;
     list.append(h("button", {
       type: "button",
       role: "tab",
       className: "dial-tab",
-      "aria-selected": String(draft.view === mode),
+      "aria-selected": String(selected),
+      "aria-controls": panel2,
+      id: `${panel2}-${mode}`,
+      tabindex: selected ? "0" : "-1",
       "data-dial-view": mode,
-      onClick: () => {
-        if (draft.view === mode) return;
-        if (mode === "form" && !syncFromJson(draft)) {
-          view.refresh(item);
-          return;
-        }
-        if (mode === "json") draft.json = JSON.stringify(draft.value, null, 2);
-        draft.view = mode;
-        view.refresh(item, { focusEditor: true });
+      onClick: () => select(mode, { focusEditor: true }),
+      onKeydown: (event) => {
+        const at = modes.indexOf(mode);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: modes.length - 1 }[event.key];
+        if (to === void 0) return;
+        event.preventDefault();
+        select(modes[(to + modes.length) % modes.length], onTab);
       }
     }, label));
   }
   return list;
 }
-function formPart({ view, item, draft, box, onEdit }, schema, errors) {
+function tabPanel(list) {
+  const selected = list.querySelector("[aria-selected=true]");
+  const panel2 = h("div", {
+    className: "dial-tab-panel",
+    role: "tabpanel",
+    id: selected?.getAttribute("aria-controls") || uid("tabpanel"),
+    "aria-labelledby": selected?.id || ""
+  });
+  while (list.nextSibling) panel2.append(list.nextSibling);
+  list.after(panel2);
+}
+function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
   const placed = /* @__PURE__ */ new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
     draft.json = null;
@@ -1208,12 +1345,15 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
     const wrap = error.field === "" ? null : fields.get(error.field);
     if (!wrap) continue;
     placed.add(index);
+    if (isTouched(draft.touched, error.field)) continue;
     const note = h("div", { className: "dial-field-error", id: uid("err") }, error.message);
     wrap.classList.add("dial-field-invalid");
     wrap.append(note);
     wrap.addEventListener("input", () => {
       note.remove();
       wrap.classList.remove("dial-field-invalid");
+      draft.touched?.add(error.field);
+      stale();
     }, { once: true });
     const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
     if (input) {
@@ -1224,7 +1364,7 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors) {
   box.append(form);
   return placed;
 }
-function jsonPart({ draft, box, onEdit }) {
+function jsonPart({ draft, box, onEdit }, stale) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json",
@@ -1236,6 +1376,8 @@ function jsonPart({ draft, box, onEdit }) {
   area.value = draft.json;
   area.addEventListener("input", () => {
     draft.json = area.value;
+    draft.touched?.add("*");
+    stale();
     onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
@@ -1256,11 +1398,24 @@ function issueBox(pending, rest) {
   return h(
     "div",
     { className: "dial-issue", "data-dial-issue": "", role: "alert" },
-    h("strong", {}, "Not accepted: "),
-    String(pending.issue?.text || ""),
-    rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null,
+    h(
+      "div",
+      { "data-dial-refusal": "" },
+      h("strong", {}, "Not accepted: "),
+      String(pending.issue?.text || ""),
+      rest.length ? h("ul", {}, rest.map((e) => h("li", {}, e.field ? h("code", {}, e.field) : null, e.field ? " " : null, e.message))) : null
+    ),
     tries ? h("div", { className: `dial-tries${left <= 1 ? " dial-tries-last" : ""}`, "data-dial-edits-left": String(left) }, tries) : null
   );
+}
+function isTouched(touched, field2) {
+  return Boolean(touched) && (touched?.has("*") || touched?.has(field2) || field2 === "" && Boolean(touched?.size));
+}
+function refusalStands(pending, errors, touched) {
+  const fields = new Set(errors.map((e) => e.field));
+  if (pending.issue && typeof pending.issue.field === "string" && pending.issue.field) fields.add(normalisePath(pending.issue.field));
+  if (!fields.size) fields.add("");
+  return [...fields].some((field2) => !isTouched(touched, field2));
 }
 function save({ view, item, draft, box, onSave }) {
   if (draft.view === "json" && !syncFromJson(draft)) {
@@ -1552,7 +1707,7 @@ function sampleSide(label, table) {
   const total = Number(table.total_rows);
   const shown = table.rows.length;
   const count = Number.isFinite(total) && total > shown ? `${formatCount(shown)} of ${formatCount(total)} rows` : `${formatCount(shown)} row${shown === 1 ? "" : "s"}`;
-  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }) || [];
+  const body = tableOf({ columns: table.columns.map(String), data: table.rows, index: table.index }, `${label} · ${count}`) || [];
   const indexed = Array.isArray(table.index) && table.index.length === table.rows.length;
   return h(
     "div",
@@ -1699,6 +1854,77 @@ function rulesOf(model) {
   if (!Array.isArray(rules)) return null;
   return rules.filter((rule) => rule && typeof rule === "object" && typeof rule.id === "string" && rule.id);
 }
+function untrustedOf(model) {
+  const untrusted = (
+    /** @type {Partial<UntrustedSession> | null | undefined} */
+    model.get("untrusted")
+  );
+  if (!untrusted || typeof untrusted !== "object" || typeof untrusted.file !== "string" || !untrusted.file) return null;
+  const rules = Array.isArray(untrusted.rules) ? untrusted.rules.filter((rule) => rule && typeof rule === "object") : [];
+  return { file: untrusted.file, rules, ...typeof untrusted.error === "string" ? { error: untrusted.error } : {} };
+}
+function drawNotice(view, notice, state) {
+  const untrusted = untrustedOf(view.model);
+  notice.hidden = !untrusted;
+  if (!untrusted) {
+    state.trusting = false;
+    notice.replaceChildren();
+    return;
+  }
+  if (untrusted.error) state.trusting = false;
+  const trust = (
+    /** @type {HTMLButtonElement} */
+    button(state.trusting ? "Trusting…" : "Trust this file", "trust", () => {
+      if (state.trusting) return;
+      state.trusting = true;
+      view.model.send({ type: "trust" });
+      trust.disabled = true;
+      trust.textContent = "Trusting…";
+    }, { kind: "dial-primary", aria: `Trust this file: ${untrusted.file}`, disabled: state.trusting })
+  );
+  const parts = [
+    h(
+      "div",
+      { className: "dial-untrusted-text" },
+      "Read-only: this conversation comes from ",
+      h("code", {}, summarise(untrusted.file, 300)),
+      ", a file you did not make (not signed by you, changed since you saved it, or saved by someone else). Nothing in it runs and nothing is sent to the agent until you trust it."
+    )
+  ];
+  if (untrusted.rules.length) {
+    parts.push(h("ul", { className: "dial-rule-list dial-untrusted-rules" }, untrusted.rules.map((rule) => h(
+      "li",
+      {
+        className: "dial-rule dial-rule-inactive",
+        "data-dial-untrusted-rule": String(rule.id ?? "")
+      },
+      h(
+        "div",
+        { className: "dial-rule-head" },
+        h("span", { className: "dial-rule-name" }, String(rule.id ?? "")),
+        " · ",
+        h("span", { className: "dial-action-name" }, String(rule.action ?? "")),
+        " · ",
+        h("span", { className: "dial-rule-scope-chip" }, SCOPE_LABEL[String(rule.scope)] || String(rule.scope ?? "")),
+        " · ",
+        h("span", { className: "dial-rule-state" }, "not active, from a file you did not make")
+      ),
+      h("pre", { className: "dial-code dial-rule-schema-text" }, h("code", {}, summarise(schemaText(rule.schema), 2e4)))
+    ))));
+  }
+  if (untrusted.error) parts.push(h("div", { className: "dial-error", role: "alert", "data-dial-trust-error": "" }, summarise(untrusted.error, 400)));
+  parts.push(trust);
+  const focused = notice.contains(document.activeElement);
+  notice.replaceChildren(...parts);
+  if (focused) trust.focus();
+}
+function schemaText(schema) {
+  try {
+    return JSON.stringify(schema, null, 2) ?? "";
+  } catch {
+    return String(schema);
+  }
+}
 function ruleIdOf(item) {
   const outcome = item.outcome && typeof item.outcome.rule === "string" && item.outcome.rule ? item.outcome.rule : null;
   const event = typeof item.event.rule === "string" && item.event.rule ? item.event.rule : null;
@@ -1748,6 +1974,15 @@ function anyAllowable(transcript) {
   return transcript.some((event) => event && event.type === "suggestion" && event.allowable === true);
 }
 function rulesArea(view) {
+  const notice = h("section", {
+    className: "dial-untrusted dial-warn",
+    "data-dial-untrusted": "",
+    role: "region",
+    "aria-label": "Read-only conversation"
+  });
+  notice.hidden = true;
+  let noticeDrawn = "";
+  const noticeState = { trusting: false };
   const panel2 = h("section", { className: "dial-rules", "data-dial-rules": "", id: uid("rules"), "aria-label": "Rules" });
   const toggle = (
     /** @type {HTMLButtonElement} */
@@ -1795,9 +2030,15 @@ function rulesArea(view) {
   return {
     toggle,
     panel: panel2,
+    notice,
     draw: (transcript) => {
       last = transcript;
       drawPanel();
+      const sig = JSON.stringify(view.model.get("untrusted") ?? null);
+      if (sig !== noticeDrawn) {
+        noticeDrawn = sig;
+        drawNotice(view, notice, noticeState);
+      }
     },
     show: (id) => {
       view.panel.open = true;
@@ -1816,23 +2057,23 @@ function ruleEntry(view, rule, highlighted, redraw) {
   const id = rule.id;
   const fired = Number.isFinite(Number(rule.fired)) ? Number(rule.fired) : 0;
   const busy = view.revoking.has(id);
+  const unconfirmed = rule.state === "unconfirmed";
   const revoke = (
     /** @type {HTMLButtonElement} */
-    button(busy ? "Revoking…" : "Revoke", "revoke", () => {
+    unconfirmed ? button("Confirm", "confirm-rule", () => {
+      view.model.send({ type: "confirm-rule", id });
+      revoke.disabled = true;
+    }, { kind: "dial-rule-confirm", aria: `Confirm rule ${id}: let it apply to this conversation too` }) : button(busy ? "Revoking…" : "Revoke", "revoke", () => {
       if (view.revoking.has(id)) return;
       view.revoking.add(id);
       view.model.send({ type: "revoke", id });
       revoke.disabled = true;
+      focusAfterDecision(revoke);
       redraw();
     }, { kind: "dial-rule-revoke", aria: `Revoke rule ${id}`, disabled: busy })
   );
   revoke.setAttribute("data-dial-rule", id);
-  let schema;
-  try {
-    schema = JSON.stringify(rule.schema, null, 2) ?? "";
-  } catch {
-    schema = String(rule.schema);
-  }
+  const schema = schemaText(rule.schema);
   const scope = SCOPE_LABEL[String(rule.scope)] || String(rule.scope ?? "");
   return h(
     "li",
@@ -1852,6 +2093,11 @@ function ruleEntry(view, rule, highlighted, redraw) {
       " · ",
       h("span", { className: "dial-rule-scope-chip", "data-dial-rule-scope": String(rule.scope ?? "") }, scope),
       " ",
+      ...unconfirmed ? [h(
+        "span",
+        { className: "dial-rule-state", "data-dial-rule-unconfirmed": "" },
+        "not active here: another chat read it from its file"
+      ), " "] : [],
       revoke
     ),
     h(
@@ -2105,6 +2351,7 @@ function allowAnswered(view, message) {
       const item = entry.item;
       if (item.kind === "suggestion" && String(item.event.id) === id && item.pending) {
         view.refresh(item, { focusAction: "allow-rule" });
+        if (matched) focusAfterDecision(view.nodes.get(item.key)?.node);
       }
     }
     return true;
@@ -2493,6 +2740,7 @@ function decide(view, item, decision, extra = {}) {
     card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
       b.disabled = true;
     });
+    focusAfterDecision(card.node);
   }
 }
 function suggestionCard(view, item) {
@@ -2564,6 +2812,8 @@ function decisionPart(view, item, preview, destructive) {
   if (issue && draft.issueSeen !== item.pending.token) {
     draft.issueSeen = item.pending.token;
     draft.open = true;
+    draft.touched = /* @__PURE__ */ new Set();
+    edited(view, item, draft);
   }
   const dry = dryRunSection(view, item);
   if (draft.open) {
@@ -2736,6 +2986,13 @@ function statusNode(item) {
   }
   if (event.type === "resumed") {
     const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    if (event.read_only) {
+      return h(
+        "div",
+        { className: "dial-status-line dial-resumed dial-warn", "data-dial-resumed": "", "data-dial-read-only": "" },
+        `Opened read-only from ${event.session}${saved}: a file you did not make. Nothing in it runs until you trust it (below).`
+      );
+    }
     const waiting2 = event.waiting ? ": what was waiting for you is back, above." : ".";
     return h(
       "div",
@@ -2798,6 +3055,10 @@ function nodeFor(view, item) {
       return statusNode(item);
   }
 }
+function chartSignature(chart) {
+  if (!chart) return "";
+  return "src" in chart ? `${String(chart.src).length}:${String(chart.src).slice(-64)}` : String(chart.error);
+}
 function signature(view, item) {
   switch (item.kind) {
     case "suggestion": {
@@ -2818,6 +3079,9 @@ function signature(view, item) {
     }
     case "ask":
       return JSON.stringify([item.pending, item.answer]);
+    case "inform":
+      return chartSignature(item.event.chart);
+    // "Drawing the chart…", then the chart
     case "no-reply":
       return JSON.stringify([item.retry, view.model.get("running")]);
     default:
@@ -3120,6 +3384,7 @@ function send(p) {
   p.box.querySelectorAll("button, input, textarea").forEach((n) => {
     n.disabled = true;
   });
+  focusAfterDecision(p.box);
 }
 function questionNode(p, question, draft) {
   const reviewing = isPlanReview(question);
@@ -3305,7 +3570,8 @@ var TRAITS = [
   "change:usage",
   "change:code",
   "change:undoable",
-  "change:rules"
+  "change:rules",
+  "change:untrusted"
 ];
 function render({ model: connected, el }) {
   const link = { disconnected: false, lost: () => {
@@ -3361,7 +3627,10 @@ function frame(view, link) {
     stream: null,
     seen: 0,
     header: h("div", { className: "dial-header" }),
-    log: h("div", { className: "dial-log", role: "log", "aria-live": "polite", "aria-label": "Conversation" }),
+    // not live itself: its entries are redrawn in place as they change; `announcer` says each
+    // change once (a new entry, a card's new status)
+    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation" }),
+    announcer: announcer(),
     thinking: h(
       "div",
       { className: "dial-thinking", role: "status" },
@@ -3392,11 +3661,13 @@ function frame(view, link) {
   chat.streamBox.hidden = true;
   root.append(
     chat.header,
+    chat.announcer.node,
     chat.contextPanel,
     chat.log,
     chat.streamBox,
     chat.queuedBox,
     chat.thinking,
+    chat.rules.notice,
     composer(chat),
     chat.footer
   );
@@ -3518,6 +3789,7 @@ function update(chat) {
     view.undoing.clear();
   }
   drawLog(view, log, itemsOf(transcript, pending));
+  chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
   if (!model.get("running") && chat.stream) {
@@ -3527,18 +3799,20 @@ function update(chat) {
   const streaming = !chat.streamBox.hidden;
   chat.thinking.hidden = streaming || !model.get("thinking") && !signal;
   chat.thinking.dataset.dialSignal = model.get("thinking") ? "thinking" : signal || "";
-  chat.thinkingText.textContent = !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+  const thinkingSays = chat.thinking.hidden ? "" : !model.get("thinking") && signal === "typing" ? "Typing…" : "Thinking…";
+  if (chat.thinkingText.textContent !== thinkingSays) chat.thinkingText.textContent = thinkingSays;
   updateContext(chat, contextOf(transcript));
   const queued = Array.isArray(model.get("queued")) ? (
     /** @type {string[]} */
     model.get("queued")
   ) : [];
-  chat.queuedBox.replaceChildren(...queued.map((text) => h(
+  if (chat.queuedBox.dataset.dialSaid !== JSON.stringify(queued)) chat.queuedBox.replaceChildren(...queued.map((text) => h(
     "div",
     { className: "dial-person dial-person-queued" },
     h("div", { className: "dial-bubble" }, String(text)),
     h("div", { className: "dial-queued-note" }, "Sent when the agent has finished answering")
   )));
+  chat.queuedBox.dataset.dialSaid = JSON.stringify(queued);
   chat.queuedBox.hidden = queued.length === 0;
   chat.say.placeholder = pending.kind === "decide" ? "Write instead of deciding (the card will be superseded)…" : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
   root.classList.toggle("dial-running", Boolean(model.get("running")));

@@ -1,0 +1,74 @@
+// node:test for a card after the kernel refused an edit (editor.js, review.js, cards.js): one
+// error per field, for the value that is there now (a refusal goes once the field it names is
+// changed, and stays gone across redraws), and "What it will do" always about the payload the
+// card now holds. The widget is rendered into the small DOM of dom-shim.mjs from a model double.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { install } from "./dom-shim.mjs";
+import { mounted as mountedWith, text, type } from "./model-double.mjs";
+import { DRY_RUN_WAIT_MS } from "../src/review.js";
+import { render } from "../src/view.js";
+
+install();
+
+const PAYLOAD = { id: 3, title: "buy milk" };
+const CARD = {
+  type: "suggestion", id: "s1", action: "complete-todo", text: "Done?", payload: PAYLOAD, preview: "Complete todo 3",
+  destructive: false, mutates: true,
+};
+const SCHEMAS = { "complete-todo": { type: "object", properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" } } } };
+const REFUSED = {
+  kind: "decide", token: "d2", id: "s1", action: "complete-todo", payload: { id: 0, title: "buy milk" },
+  issue: { text: "id must be at least 1", code: "invalid-payload", field: "id" },
+  errors: [{ field: "id", message: "id must be at least 1" }], edits_left: 2,
+};
+
+const mounted = (state) => mountedWith(render, state, { defaults: { schemas: SCHEMAS } });
+/** Every error the card shows now, in order. */
+const errorsOf = (card) => card.querySelectorAll("[data-dial-refusal], .dial-field-error, .dial-local-error, .dial-json-error").map(text);
+
+test("after a refused edit, typing abc and Save shows one error for the field: the one for abc", async () => {
+  const { card, sent } = mounted({ transcript: [CARD], pending: REFUSED });
+  assert.deepEqual(errorsOf(card()), ["id must be at least 1", "Not accepted: id must be at least 1"]);
+  type(card().querySelector("[data-dial-path=id] input"), "abc");
+  card().querySelector("[data-dial-action=save-edit]").click();
+  assert.deepEqual(sent().filter((m) => m.type === "decide"), [], "not sent");
+  assert.deepEqual(errorsOf(card()), ["Enter a whole number."]);
+  assert.match(text(card().querySelector("[data-dial-issue]")), /^2 tries left/, "the tries left stay");
+  // a redraw of the card (a field added, a tab switched, …) does not bring the old refusal back
+  card().querySelector("[data-dial-view=json]").click();
+  card().querySelector("[data-dial-view=form]").click();
+  assert.ok(!errorsOf(card()).some((e) => e.includes("at least 1")), errorsOf(card()).join(" | "));
+});
+
+test("a refusal of a field the person has not changed stays; the JSON changed clears it", () => {
+  const { card } = mounted({ transcript: [CARD], pending: REFUSED });
+  type(card().querySelector("[data-dial-path=title] input"), "buy bread");
+  assert.deepEqual(errorsOf(card()), ["id must be at least 1", "Not accepted: id must be at least 1"]);
+  card().querySelector("[data-dial-view=json]").click();
+  type(card().querySelector("[data-dial-field=payload-json]"), '{"id": 2, "title": "buy bread"}');
+  assert.deepEqual(errorsOf(card()), []);
+});
+
+test("a new refusal names its fields afresh", async () => {
+  const { card, set } = mounted({ transcript: [CARD], pending: REFUSED });
+  type(card().querySelector("[data-dial-path=id] input"), "-1");
+  assert.deepEqual(errorsOf(card()), []);
+  await set("pending", { ...REFUSED, token: "d3", payload: { id: -1, title: "buy milk" }, edits_left: 1 });
+  assert.deepEqual(errorsOf(card()), ["id must be at least 1", "Not accepted: id must be at least 1"]);
+});
+
+test("after a refused edit, What it will do is about the refused payload, not the proposal", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const dryCard = { ...CARD, dry_run: { ok: true, summary: "Completes todo 3." } };
+  const { card, sent, model } = mounted({ transcript: [dryCard], pending: REFUSED });
+  const dry = () => card().querySelector("[data-dial-dry-run]");
+  assert.notEqual(dry().getAttribute("data-dial-dry-run-edit"), "none", "never the proposal's as the card's own");
+  assert.notEqual(text(dry().querySelector(".dial-dry-run-tag")), "As proposed: your edit was not checked");
+  t.mock.timers.tick(DRY_RUN_WAIT_MS);
+  assert.deepEqual(sent().filter((m) => m.type === "dry-run"), [{ type: "dry-run", token: "d2", payload: REFUSED.payload }]);
+  model.emit({ type: "dry-run", token: "d2", payload: REFUSED.payload, result: { ok: false, error: "no todo 0" } });
+  assert.equal(dry().getAttribute("data-dial-dry-run"), "unavailable");
+  assert.match(text(dry()), /^Effect unavailable: no todo 0/);
+});
