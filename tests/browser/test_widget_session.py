@@ -22,6 +22,31 @@ chat = ChatWidget(agent=RuleAgent(slow_seconds=3), domain=domain, title="Notes a
 chat"""
 
 
+def card_saved_then_kernel_restarted(lab, session) -> None:
+    """Ask for a note, wait until its waiting card is in the session file, restart the kernel
+    and wait until the widget says so."""
+    lab.say("add bread")
+    expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
+    deadline = time.monotonic() + 10
+    while True:
+        saved = json.loads(session.read_text()) if session.exists() else {}
+        if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
+            break
+        assert time.monotonic() < deadline, "the waiting card was never saved"
+        time.sleep(0.1)
+    lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext"
+                      ".session.kernel.restart()")
+    expect(lab.root.locator(".dial-disconnected-note")).to_be_visible(timeout=20000)
+
+
+def run_all_once_idle(lab) -> None:
+    """Run every cell again once the restarted kernel is idle (the same cell, a new kernel)."""
+    lab.page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+        ".status === 'idle'", timeout=30000)
+    lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
 def test_a_restarted_kernel_brings_the_waiting_card_back_and_it_runs_once(jupyter,
                                                                           browser_context):
     root = jupyter["root"]
@@ -30,22 +55,8 @@ def test_a_restarted_kernel_brings_the_waiting_card_back_and_it_runs_once(jupyte
     name = write_notebook(root, "session.ipynb", CELL)
     lab = open_notebook(browser_context, jupyter["base"], name, app="lab")
     try:
-        lab.say("add bread")
-        expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
-        deadline = time.monotonic() + 10
-        while True:
-            saved = json.loads(session.read_text()) if session.exists() else {}
-            if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
-                break
-            assert time.monotonic() < deadline, "the waiting card was never saved"
-            time.sleep(0.1)
-        lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext"
-                          ".session.kernel.restart()")
-        expect(lab.root.locator(".dial-disconnected-note")).to_be_visible(timeout=20000)
-        lab.page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-            ".status === 'idle'", timeout=30000)
-        lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        card_saved_then_kernel_restarted(lab, session)
+        run_all_once_idle(lab)
         resumed = lab.root.locator("[data-dial-resumed]")
         expect(resumed).to_contain_text("Carried on from .dial/restart-demo.json",
                                         timeout=30000)
@@ -81,25 +92,11 @@ def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
     name = write_notebook(root, "trust.ipynb", TRUST_CELL)
     lab = open_notebook(browser_context, jupyter["base"], name, app="lab")
     try:
-        lab.say("add bread")
-        expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
-        deadline = time.monotonic() + 10
-        while True:
-            saved = json.loads(session.read_text()) if session.exists() else {}
-            if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
-                break
-            assert time.monotonic() < deadline, "the waiting card was never saved"
-            time.sleep(0.1)
-        lab.page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext"
-                          ".session.kernel.restart()")
-        expect(lab.root.locator(".dial-disconnected-note")).to_be_visible(timeout=20000)
+        card_saved_then_kernel_restarted(lab, session)
         saved = json.loads(session.read_text())
         saved.pop("signature")
         session.write_text(json.dumps(saved))  # someone else's copy: not signed by this user
-        lab.page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-            ".status === 'idle'", timeout=30000)
-        lab.page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        run_all_once_idle(lab)
         expect(lab.root.locator("[data-dial-read-only]")).to_contain_text(
             "Opened read-only from .dial/trust-demo.json", timeout=30000)
         notice = lab.root.locator("[data-dial-untrusted]")
