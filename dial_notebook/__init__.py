@@ -11,6 +11,7 @@ was accepted; the agent is told what became of every proposal.
 import importlib as _importlib
 from typing import Any as _Any
 
+from . import _surface
 from ._version import __version__
 from .dial import (
     Acknowledge,
@@ -44,7 +45,7 @@ _LAZY = {
                      "SayResult", "SnapshotError", "StepError", "Suggestion", "http_executor",
                      "policy_human", "python_executor", "scripted_human", "shell_executor"),
                     ".runtime"),
-    **dict.fromkeys(("ChatWidget", "Playground", "Replay"), ".widget"),
+    **dict.fromkeys(("ChatWidget", "Playground", "Replay", "UntrustedSessionError"), ".widget"),
     **dict.fromkeys(("AgentError", "AnthropicAgent", "DemoAgent", "OpenAIAgent",
                      "SchemaDemoAgent", "ScriptedAgent", "system_prompt"), ".agents"),
     **dict.fromkeys(("ActionError", "DataFramesDomain", "NotesDomain", "Rule", "Rules",
@@ -54,6 +55,10 @@ _LAZY = {
     **dict.fromkeys(("Answer", "ConsoleProvider", "Question", "ScriptedProvider",
                      "UserInteractionError", "ask_user", "use_provider"), ".interaction"),
 }
+
+# The evaluation draws its reports with the widget's drawings without importing the widget
+# (layers point down): the widget provides them when imported, and this loads it when needed.
+_surface.load_with(lambda: _importlib.import_module(".widget", __name__))
 
 
 def __getattr__(name: str) -> _Any:
@@ -119,6 +124,7 @@ __all__ = [
     "StepError",
     "Suggest",
     "Suggestion",
+    "UntrustedSessionError",
     "UserInteractionError",
     "__version__",
     "ask_user",

@@ -1,4 +1,4 @@
-"""``python -m dial_notebook``: the ``dial-notebook`` command (dial_notebook/cli.py)."""
+"""``python -m dial_notebook``: the ``dial-notebook`` command (dial_notebook/cli/)."""
 
 import sys
 

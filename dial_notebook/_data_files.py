@@ -45,7 +45,7 @@ from typing import (
 )
 
 from ._json_kind import json_kind
-from .dial._build import nesting_depth
+from ._nesting import nesting_depth
 
 #: The deepest nesting of lists and objects read (a DIAL payload may nest 200 levels, and a
 #: file holds it a few levels down).

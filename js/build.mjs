@@ -1,7 +1,8 @@
-// Bundles the front end (js/src) into the package: dial_notebook/widget/static/widget.js and
-// widget.css, the files ChatWidget loads, and replay.js and replay.css, the Replay's (the same
-// modules drawing the conversation; replay.css imports widget.css). The bundle is committed, so
-// no Python user needs Node.
+// Bundles the front end (js/src) into the package: ONE bundle, dial_notebook/widget/static/
+// widget.js and widget.css, which both widgets load (ChatWidget and Replay: widget.js's render
+// draws the view the model's `_view` trait asks for), so the wheel carries each module once.
+// Two entries, no code splitting: anywidget loads `_esm` as one module text, which can import
+// no chunk. The bundle is committed, so no Python user needs Node.
 //
 //   node js/build.mjs                 build once (npm run build)
 //   node js/build.mjs --watch         rebuild on every change (npm run watch; ./scripts/dev watch)
@@ -29,7 +30,7 @@ const { values } = parseArgs({
 /** @type {import("esbuild").BuildOptions} */
 const options = {
   absWorkingDir: ROOT,
-  entryPoints: ["js/src/widget.js", "js/src/widget.css", "js/src/replay.js", "js/src/replay.css"],
+  entryPoints: ["js/src/widget.js", "js/src/widget.css"],
   outdir: path.resolve(values.outdir),
   bundle: true,
   format: "esm",

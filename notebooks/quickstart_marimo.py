@@ -1,8 +1,10 @@
 """The dial-notebook quickstart as a marimo notebook.
 
-Open it as an app (``marimo run notebooks/quickstart_marimo.py``) or to edit
-(``marimo edit notebooks/quickstart_marimo.py``). The same steps as
-notebooks/quickstart.ipynb; tests/browser/test_marimo.py follows them in a browser.
+Open it as an app (``marimo run quickstart_marimo.py``) or to edit
+(``marimo edit quickstart_marimo.py``), in the folder that holds it: ``notebooks/`` in a clone,
+or the folder ``dial-notebook notebooks`` copied it into after a pip install (marimo comes with
+``pip install "dial-notebook[marimo]"``). The same steps as quickstart.ipynb;
+tests/browser/test_marimo.py follows them in a browser.
 """
 
 import marimo

@@ -13,6 +13,10 @@ held its event loop longer than the limit, naming the function that held it) wat
 Only the test's own body is watched (not its fixtures' set-up), on the loop pytest-asyncio runs
 it on; a synchronous test (marker or fixture) is one hold of its thread (``watch_call``). ``budget_clock`` gives every budget of the kernel's time a virtual clock
 (tests/work_clock.py), so a busy machine cannot change a budget test's verdict.
+
+Hypothesis's profiles (tests/hypothesis_profiles.py) are registered here: ``ci`` under ``CI``
+(the same examples every run, the failing example's blob printed), ``dev`` elsewhere, and the
+fast tier's ``fast`` / ``ci-fast`` (a quarter of each count) through ``--hypothesis-profile``.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ from typing import Any
 import pytest
 
 from dial_notebook.runtime._budget import using_clock
+from tests import hypothesis_profiles
 from tests.stall_watchdog import DEFAULT_LIMIT, LoopWatch, watch_call, watch_loop
 from tests.work_clock import VirtualClock
+
+hypothesis_profiles.register()  # before pytest_configure, which loads --hypothesis-profile
 
 HOSTILE_MODULES = ("test_hostile_", "test_dial_hostile_input")
 

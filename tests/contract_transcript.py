@@ -6,6 +6,13 @@ contract between the Python side and the front end, as data.
 entry fits its type (``runtime._contract``, ``widget._contract``), and that every kind is in it;
 the front end's tests render the same file (node: the items; the browser: the whole view).
 
+It writes too what the conversation shows, as display items (``widget._items``: the one
+description every renderer follows), for that transcript and a few moments of it, to
+``js/test/fixtures/items.json``: ``js/test/items.test.mjs`` checks that the front end's
+``itemsOf`` makes the same items, and ``tests/unit/test_widget_items.py`` that the committed
+file is current (``python tests/contract_transcript.py --items`` rewrites it alone, from the
+committed transcript).
+
 The conversation: a scripted agent replies by the person's words; the person's clicks are
 delivered to the widget's message handler exactly as ipywidgets delivers a comm message.
 """
@@ -24,9 +31,11 @@ from dial_notebook.domains import Rules
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import python_executor
 from dial_notebook.widget import ChatWidget, _vegalite
+from dial_notebook.widget._items import COPY_KINDS, context_of, describe, transcript_items
 from dial_notebook.widget._vegalite import VEGA_LITE_TYPE
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "transcript.json"
+ITEMS = FIXTURE.with_name("items.json")
 GIF = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
 
 
@@ -223,12 +232,51 @@ def transcript() -> list[dict[str, Any]]:
     return asyncio.run(play())
 
 
+def item_cases(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the transcript shows, as items (``describe``: events named by their index), whole
+    and at a few moments: a card, an execute block or a question waiting, a block running, a
+    turn the agent did not reply to (its note offers Retry); and which kinds only the static
+    copy draws as items (the front end makes all the others)."""
+    def at(type_: str, **fields: Any) -> int:
+        return next(i for i, e in enumerate(entries) if e.get("type") == type_
+                    and all(e.get(k) == v for k, v in fields.items()))
+
+    ask = at("ask", id="which")
+    moments = [
+        ("the whole conversation, nothing waiting", len(entries), {}),
+        ("a card waiting for the person", at("suggestion", id="rm") + 1,
+         {"kind": "decide", "id": "rm", "token": "d1", "payload": {"id": 1}}),
+        ("an execute block waiting", at("suggestion", kind="execute") + 1,
+         {"kind": "decide", "id": "op", "token": "d2"}),
+        ("an execute block running", at("outcome", id="sum") + 1, {}),
+        ("a question waiting", ask + 1, {"kind": "answer", "index": ask, "token": "a1"}),
+        ("the agent did not reply", at("no-reply") + 1, {}),
+    ]
+    cases = []
+    for name, end, pending in moments:
+        shown = entries[:end]
+        cases.append({"name": name, "events": end, "pending": pending,
+                      "items": describe(transcript_items(shown, pending), shown),
+                      "context": [list(pair) for pair in context_of(shown)]})
+    return {"copy_kinds": sorted(COPY_KINDS), "cases": cases}
+
+
+def write_items(entries: list[dict[str, Any]]) -> Path:
+    ITEMS.write_text(json.dumps(item_cases(entries), indent=1, ensure_ascii=False) + "\n",
+                     encoding="utf-8")
+    return ITEMS
+
+
 def write() -> Path:
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-    FIXTURE.write_text(json.dumps(transcript(), indent=1, ensure_ascii=False) + "\n",
+    entries = transcript()
+    FIXTURE.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n",
                        encoding="utf-8")
+    write_items(json.loads(FIXTURE.read_text(encoding="utf-8")))
     return FIXTURE
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--items"]:
+        sys.exit(print(write_items(json.loads(FIXTURE.read_text(encoding="utf-8")))))
     sys.exit(print(write()))

@@ -28,8 +28,7 @@ importing this package needs neither; creating an agent without its SDK says wha
 
 from .. import _public
 from ._anthropic import AnthropicAgent
-from ._demo import DemoAgent
-from ._demo_schema import SchemaDemoAgent
+from ._demo import DemoAgent, SchemaDemoAgent
 from ._errors import AgentError, MissingSDKError
 from ._openai import OpenAIAgent
 from ._prompt import system_prompt

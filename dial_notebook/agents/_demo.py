@@ -9,8 +9,11 @@ The brain is chosen by the domain: notes (``_demo_notes.py``), data frames
 (``_demo_frames.py``), any other ``SchemaDomain`` (``_demo_schema.py``: payloads made from its
 actions' schemas), or for a domain without schemas a brain that lists the domain's actions. It is
 what the quickstart uses: it understands a few plain requests, asks when a request is
-ambiguous, and reacts to every outcome it is told. ``SchemaDemoAgent`` (``_demo_schema.py``)
-is the same agent with a brain for any ``SchemaDomain``.
+ambiguous, and reacts to every outcome it is told. ``SchemaDemoAgent`` is the same agent with
+the schema brain for any ``SchemaDomain``.
+
+Imports point one way: this module (the agents) imports the brains, each brain imports
+``_demo_base.py`` and nothing of the agents (tests/unit/test_agents_imports.py checks it).
 
     >>> from dial_notebook.domains.notes import NotesDomain
     >>> agent = DemoAgent(NotesDomain(["buy milk"]))
@@ -38,8 +41,10 @@ from typing import Any
 
 from ..dial import Element, Envelope, Inform, to_xml
 from . import _saved
-from ._demo_base import Brain, Elements, read_message
+from ._demo_base import Brain, Elements, noted, read_message
+from ._demo_frames import FramesBrain
 from ._demo_notes import NotesBrain
+from ._demo_schema import SchemaBrain
 
 
 class _AnyDomainBrain(Brain):
@@ -61,13 +66,9 @@ def _brain_for(domain: Any) -> Brain:
     if "add-note" in actions and "remove-note" in actions:
         return NotesBrain(domain)
     if "filter-rows" in actions and callable(getattr(domain, "frames", None)):
-        from ._demo_frames import FramesBrain  # imports nothing heavy; pandas is the domain's
-
-        return FramesBrain(domain)
+        return FramesBrain(domain)  # pandas is the domain's: the brain imports nothing heavy
     if callable(getattr(domain, "schema", None)) and callable(getattr(domain, "validate", None)):
-        from ._demo_schema import SchemaBrain  # any schema domain: payloads from its schemas
-
-        return SchemaBrain(domain)
+        return SchemaBrain(domain)  # any schema domain: payloads from its schemas
     return _AnyDomainBrain(domain)
 
 
@@ -146,6 +147,7 @@ class DemoAgent:
         elements: list[Element] = []
         for outcome in incoming.outcomes:
             elements += self.brain.react(outcome)
+        elements += noted(incoming.notes)  # a chart not drawn after all, owned
         if incoming.words:
             elements += self.brain.answer(incoming.words)
         if not elements and not incoming.outcomes:
@@ -154,3 +156,28 @@ class DemoAgent:
 
     def __repr__(self) -> str:
         return f"DemoAgent({type(self.brain).__name__})"
+
+
+class SchemaDemoAgent(DemoAgent):
+    """An offline agent for any ``SchemaDomain``: it proposes payloads made from each
+    action's JSON Schema — valid ones, and on request ones broken on purpose — and reacts to
+    every outcome truthfully. No model, no key, no network; the same words give the same
+    replies.
+
+    Args:
+        domain: the domain whose actions it proposes (its ``validate`` checks every payload
+            before it is proposed).
+
+    Say ``help`` to it for what it understands (the table in ``_demo_schema.py``).
+
+        >>> from dial_notebook.domains.notes import NotesDomain
+        >>> agent = SchemaDemoAgent(NotesDomain())
+        >>> "invalid add-note" in agent.send("help")
+        True
+    """
+
+    def _brain(self, domain: Any) -> Brain:
+        return SchemaBrain(domain)
+
+    def __repr__(self) -> str:
+        return f"SchemaDemoAgent({getattr(self.domain, 'name', type(self.domain).__name__)!r})"

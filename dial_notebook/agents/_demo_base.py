@@ -35,6 +35,7 @@ from ..dial import (
     extract_prose,
     parse,
 )
+from ..runtime import NOT_FROM_THE_USER
 from . import _saved
 
 _THANKS = re.compile(r"^(?:thanks?|thank you|thx|cheers|great|perfect|nice|ok(?:ay)?|cool)\b"
@@ -50,6 +51,8 @@ class Message:
 
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     words: str = ""
+    #: Lines not from the person (a chart not drawn: runtime/_told_later.py), not read as words.
+    notes: list[str] = field(default_factory=list)
 
 
 def read_message(message: str) -> Message:
@@ -70,7 +73,26 @@ def read_message(message: str) -> Message:
                         outcomes.append({"id": key.removeprefix("outcome:"), **value})
         message = extract_prose(message)
     words = _CONTEXT.sub("", message, count=1).strip()
-    return Message(outcomes, words)
+    parts = words.split("\n\n")
+    notes = [part for part in parts if part.startswith(NOT_FROM_THE_USER)]
+    if notes:
+        words = "\n\n".join(part for part in parts if part not in notes).strip()
+    return Message(outcomes, words, notes)
+
+
+def noted(notes: list[str]) -> Elements:
+    """What the demo says to lines not from the person (a chart not drawn): each, owned.
+
+        >>> noted(["Not from the user: the chart of sg-1 (plot) was not drawn, so the user "
+        ...        "does not see it — too big."])[0].text
+        'Sorry: the chart of sg-1 (plot) was not drawn after all — too big.'
+    """
+    said: Elements = []
+    for note in notes:
+        text = note.removeprefix(NOT_FROM_THE_USER).replace(
+            " was not drawn, so the user does not see it", " was not drawn after all")
+        said.append(Inform(text=f"Sorry: {_clipped(text, 300)}"))
+    return said
 
 
 @dataclass(frozen=True)

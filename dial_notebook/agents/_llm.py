@@ -3,11 +3,9 @@
     stream_reply(message) ─▶ messages = system prompt + completed turns + message
         ─▶ a streamed request (the subclass: OpenAI chat completions / Anthropic messages)
              ├─ each piece of text: to on_chunk(text), then yielded, in order
-             ├─ 429 / 5xx before the first piece ─▶ wait what the server asks (retry-after-ms,
-             │       retry-after), else 1 s, 2 s …; at most max_retries times, never longer
-             │       than max_retry_wait ─▶ then AgentError('rate-limit' | 'server')
-             ├─ the connection breaks after the first piece ─▶ AgentError('connection')
-             └─ any other failure ─▶ AgentError with a sentence for the person (_errors.py)
+             └─ a failure ─▶ tried again after a wait (429 / 5xx before the first piece, at
+                    most max_retries times, _retries.py), else AgentError with a sentence
+                    for the person (_explain.py)
         ─▶ the stream ends: the turn and its token usage are kept
     send(message) ─▶ stream=True: the pieces of stream_reply, joined
                   └ stream=False: one request, with the same retries ─▶ the turn is kept
@@ -32,71 +30,35 @@ only once its reply arrived, together with its usage and under a lock, so a snap
 the middle of a send (from the runtime's event callback, or another thread) is the history as
 it was before that send: never a user message without its reply.
 
-The API key is held in a ``Secret`` (its ``repr`` is ``Secret('***')``), handed only to the SDK
-client, and redacted from every message built from what a server said; errors are raised
-``from None`` so the SDK's own exception (which quotes the server) is not chained.
+The API key is held in a ``Secret`` (its ``repr`` is ``Secret('***')``, _sdk.py), handed only
+to the SDK client, and redacted from every message built from what a server said; errors are
+raised ``from None`` so the SDK's own exception (which quotes the server) is not chained.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import importlib
 import inspect
 import os
 import threading
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from types import ModuleType, TracebackType
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
 from typing import Any, ClassVar, Self, TypedDict, Unpack
 
 from .._options import keyword_signature
 from . import _saved
 from ._clients import LoopClients
-from ._errors import AgentError, MissingSDKError, redact
+from ._errors import AgentError
 from ._history import History
 from ._prompt import system_prompt
-from ._tls import shared_context
+from ._retries import Attempts, retry_after
+from ._sdk import Secret, import_sdk, keepalive_client
 from ._usage import TurnUsage, Usage, unknown
 
+# ``retry_after`` is read from here too (the tests')
+__all__ = ["LLM_DEFAULTS", "LLMAgent", "LLMOptions", "OnChunk", "retry_after"]
+
 OnChunk = Callable[[str], object]
-
-#: Statuses worth trying again after a wait.
-RETRYABLE = (408, 409, 429, 500, 502, 503, 504, 529)
-#: Longest error text quoted from a server.
-MAX_QUOTE = 300
-#: Seconds an idle connection is kept for the next request (the SDKs' default is 5 s, less
-#: than a person takes to click; a connection the server closed meanwhile is not reused).
-KEEPALIVE_SECONDS = 60.0
-
-
-def import_sdk(module: str, agent: str, extra: str) -> ModuleType:
-    """The SDK module, or ``MissingSDKError`` naming the extra that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingSDKError(
-            f"{agent} needs the {module} package, which is not installed: "
-            f"pip install dial-notebook[{extra}]"
-        ) from None
-
-
-class Secret:
-    """An API key that does not show itself in ``repr``, ``str`` or ``vars()``."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: str) -> None:
-        self.value = value
-
-    @classmethod
-    def of(cls, value: str | None) -> Secret | None:
-        return cls(value) if value else None
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-    __str__ = __repr__
 
 
 class LLMOptions(TypedDict, total=False):
@@ -136,14 +98,6 @@ class _Closing:
         except Exception:
             if kind is None:
                 raise
-
-
-class _Tries:
-    """The tries of one request so far: retries after a wait, and the one reconnection."""
-
-    def __init__(self) -> None:
-        self.retries = 0
-        self.reconnected = False
 
 
 class LLMAgent:
@@ -233,7 +187,7 @@ class LLMAgent:
             async with _Closing(self.stream_reply(message)) as pieces:
                 return "".join([piece async for piece in pieces])
         client = await self._client()
-        reply, usage = await self._with_retries(lambda: self._request(client, message))
+        reply, usage = await self._attempts().run(lambda: self._request(client, message))
         self._commit(message, reply, usage)
         return reply
 
@@ -251,7 +205,7 @@ class LLMAgent:
         client = await self._client()
         parts: list[str] = []
         usage = unknown()  # filled in by the subclass as the stream reports it
-        tries = _Tries()
+        tries = self._attempts()
         while True:
             try:
                 async with _Closing(self._request_stream(client, message, usage)) as stream:
@@ -268,7 +222,7 @@ class LLMAgent:
             except AgentError:
                 raise
             except Exception as exc:
-                wait = self._failure(exc, started=bool(parts), tries=tries)
+                wait = tries.failure(exc, started=bool(parts))
                 if wait is None:
                     raise
             usage = unknown()
@@ -368,18 +322,8 @@ class LLMAgent:
         raise NotImplementedError
 
     def _http_client(self) -> Any:
-        """The SDK's own default HTTP client keeping idle connections longer, with the
-        process's shared TLS context (None, for the SDK's default, when the SDK is too old to
-        offer it)."""
-        make = getattr(self._sdk, "DefaultAsyncHttpxClient", None)
-        limits = getattr(self._sdk, "DEFAULT_CONNECTION_LIMITS", None)
-        if make is None or limits is None:
-            return None
-        tls = shared_context()
-        return make(limits=type(limits)(
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=KEEPALIVE_SECONDS), **({} if tls is None else {"verify": tls}))
+        """The HTTP client handed to the SDK's client (``keepalive_client``, _sdk.py)."""
+        return keepalive_client(self._sdk)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -391,54 +335,6 @@ class LLMAgent:
         with self._lock:
             self.history.commit(message, reply)
             self._usage.record(usage)
-
-    async def _with_retries(self, request: Callable[[], Awaitable[tuple[str, TurnUsage]]]
-                            ) -> tuple[str, TurnUsage]:
-        tries = _Tries()
-        while True:
-            try:
-                return await request()
-            except AgentError:
-                raise
-            except Exception as exc:
-                wait = self._failure(exc, started=False, tries=tries)
-                if wait is None:
-                    raise
-            await asyncio.sleep(wait)
-
-    def _failure(self, exc: Exception, *, started: bool, tries: _Tries) -> float | None:
-        """What a failed attempt means: the seconds to wait before trying again (counted in
-        ``tries``); or None, when ``exc`` is none of the SDK's nor the transport's (the caller
-        raises it as it is); else it raises the ``AgentError`` to show. ``started``: text had
-        arrived."""
-        sdk = self._sdk
-        broken = isinstance(exc, sdk.APIConnectionError) and started and not \
-            isinstance(exc, sdk.APITimeoutError)
-        if broken or (not isinstance(exc, sdk.APIError) and _transport_failure(exc)):
-            # the connection dropped mid-stream (some SDKs leave that unwrapped)
-            raise AgentError(
-                f"The connection to {self.url} broke while the reply was arriving: "
-                f"{redact(str(exc.__cause__ or exc), self._secret)}. Send again.",
-                kind="connection",
-            ) from None
-        if not isinstance(exc, sdk.APIError):
-            return None
-        if not tries.reconnected and not started and type(exc) is sdk.APIConnectionError \
-                and not _refused(exc):
-            tries.reconnected = True
-            return 0.0  # a kept connection the server had just closed: once more, at once
-        error, retryable = self._explain(exc)
-        if not retryable or started or tries.retries >= self.max_retries:
-            raise error from None
-        wait = self._wait(exc, tries.retries)
-        if wait > self.max_retry_wait:
-            raise AgentError(
-                f"{error} The server asks to wait {wait:g}s before trying again, "
-                f"longer than max_retry_wait={self.max_retry_wait:g}s.",
-                kind=error.kind, status=error.status,
-            ) from None
-        tries.retries += 1
-        return wait
 
     def _open_client(self) -> Any:
         """A new SDK client (an async client is bound to the event loop it first runs on)."""
@@ -456,122 +352,10 @@ class LLMAgent:
     def _secret(self) -> str | None:
         return self._key.value if self._key is not None else None
 
-    def _quote(self, exc: Any) -> str:
-        """What the server said, redacted and shortened."""
-        body = getattr(exc, "body", None)
-        said = None
-        if isinstance(body, dict):
-            inner = body.get("error", body)
-            said = inner.get("message") if isinstance(inner, dict) else inner
-        said = str(said or getattr(exc, "message", "") or "").strip()
-        said = redact(said, self._secret)
-        return said[:MAX_QUOTE] + ("…" if len(said) > MAX_QUOTE else "")
+    def _attempts(self) -> Attempts:
+        """The attempts of one request: its retries, and what each failure means."""
+        return Attempts(self, self._sdk, self._secret)
 
-    def _explain(self, exc: Any) -> tuple[AgentError, bool]:
-        """The error to show, and whether trying again after a wait may help."""
-        sdk, url, name = self._sdk, self.url, type(self).__name__
-        if isinstance(exc, sdk.APITimeoutError):
-            return AgentError(
-                f"No answer from {url} within {self.timeout:g}s (the model may be slow or "
-                f"overloaded; raise {name}(timeout=…) to wait longer).", kind="timeout",
-            ), False
-        if isinstance(exc, sdk.APIConnectionError):
-            cause = redact(str(exc.__cause__ or exc), self._secret)
-            if _refused(exc):
-                reason = "the connection was refused: is the server running, on that port?"
-            else:
-                reason = f"{cause}. Check the URL and that the server is running."
-            return AgentError(f"Could not connect to {url}: {reason}", kind="connection"), False
-        status = getattr(exc, "status_code", None)
-        said = self._quote(exc)
-        quoted = f" The server said: {said}" if said else ""
-        if status in (401, 403):
-            if self._key is None:
-                text = (f"The server at {url} needs an API key ({status}): pass api_key=… "
-                        f"or set {self.key_variable}.")
-            else:
-                text = (f"The server at {url} refused the API key ({status}): check the key "
-                        f"given to {name}(api_key=…) or in {self.key_variable}.")
-            return AgentError(text, kind="auth", status=status), False
-        if status == 404:
-            return AgentError(
-                f"Model {self.model!r} was not found at {url} (404). Check the model name "
-                f"(for Ollama: `ollama list`) and that the base URL is the API's root "
-                f"(often ending in /v1).{quoted}", kind="model-not-found", status=404,
-            ), False
-        if status == 429:
-            return AgentError(
-                f"Rate limited by {url} (429), still after {self.max_retries} retries: "
-                f"wait a moment and send again.{quoted}", kind="rate-limit", status=429,
-            ), True
-        if status in (400, 413, 422):
-            return AgentError(
-                f"The server at {url} refused the request ({status}).{quoted}",
-                kind="bad-request", status=status,
-            ), False
-        retry = status in RETRYABLE
-        return AgentError(
-            f"The server at {url} failed ({status}), still after {self.max_retries} retries: "
-            f"try again later.{quoted}" if retry else
-            f"The server at {url} answered {status}.{quoted}",
-            kind="server", status=status,
-        ), retry
-
-    def _wait(self, exc: Any, attempt: int) -> float:
-        """Seconds the server asks to wait (retry-after-ms, retry-after), else 1 s, 2 s, 4 s …"""
-        response = getattr(exc, "response", None)
-        headers = getattr(response, "headers", None) or {}
-        wait = retry_after(headers)
-        return wait if wait is not None else float(2**attempt)
-
-
-#: Packages whose exceptions mean the HTTP transport failed (the SDKs leave some unwrapped).
-_TRANSPORTS = {"httpx", "httpx2", "httpcore", "httpcore2", "h11", "h2", "anyio", "ssl"}
-
-
-def _transport_failure(exc: BaseException) -> bool:
-    return isinstance(exc, OSError) or type(exc).__module__.partition(".")[0] in _TRANSPORTS
-
-
-def _refused(exc: BaseException) -> bool:
-    """True when the connection was refused: a ``ConnectionRefusedError`` among the
-    exception's causes, or a cause that says so."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, ConnectionRefusedError):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    said = str(exc.__cause__ or exc).lower()
-    return "refused" in said or "all connection attempts" in said
-
-
-def retry_after(headers: Any) -> float | None:
-    """The wait a response asks for, in seconds: ``retry-after-ms``, or ``retry-after`` as
-    seconds or an HTTP date; None when it asks for none.
-
-        >>> retry_after({"retry-after": "2"}), retry_after({"retry-after-ms": "50"})
-        (2.0, 0.05)
-    """
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 # help() and editors show every option as a real parameter (the TypedDict is the one list);

@@ -11,6 +11,8 @@ from .. import _public
 from ._build import nesting_depth
 from ._elements import (
     ELEMENT_CLASSES,
+    RESPONSE_TYPES,
+    SIGNALS,
     Acknowledge,
     Ask,
     Context,
@@ -31,8 +33,10 @@ from ._lint import Finding, lint
 from ._outcome import STATUSES, outcome_json, outcome_reply
 from ._parse import MAX_ELEMENTS, MAX_REPLY_CHARS, parse, parse_all
 from ._progress import Progress
-from ._scan import MAX_ENVELOPES, extract_prose
+from ._repair import repair
+from ._scan import MAX_ENVELOPES, Span, extract_prose, find_envelopes
 from ._serialise import to_xml
+from ._unicode import HIDDEN as HIDDEN_CHARACTERS
 from ._unicode import hidden_characters, reveal
 
 # exported at the package's top too: shown there as dial_notebook.X
@@ -40,9 +44,12 @@ _public.shown_as_top_level(Acknowledge, Ask, Declare, Delegate, Element, Envelop
 
 __all__ = [
     "ELEMENT_CLASSES",
+    "HIDDEN_CHARACTERS",
     "MAX_ELEMENTS",
     "MAX_ENVELOPES",
     "MAX_REPLY_CHARS",
+    "RESPONSE_TYPES",
+    "SIGNALS",
     "STATUSES",
     "Acknowledge",
     "Ask",
@@ -59,9 +66,11 @@ __all__ = [
     "Phatic",
     "Progress",
     "Repair",
+    "Span",
     "Step",
     "Suggest",
     "extract_prose",
+    "find_envelopes",
     "hidden_characters",
     "lint",
     "nesting_depth",
@@ -69,6 +78,7 @@ __all__ = [
     "outcome_reply",
     "parse",
     "parse_all",
+    "repair",
     "reveal",
     "to_xml",
 ]

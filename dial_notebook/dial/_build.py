@@ -15,6 +15,7 @@ from typing import Any
 
 from lxml import etree
 
+from .._nesting import nesting_depth
 from ._elements import (
     ELEMENT_CLASSES,
     Context,
@@ -76,29 +77,6 @@ def to_bool(value: str | None, default: bool = False) -> bool:
 
 def split_events(value: str | None) -> tuple[str, ...]:
     return tuple(value.split()) if value else ()
-
-
-def nesting_depth(value: Any, limit: int) -> int:
-    """How deeply ``value`` nests (dicts, lists, tuples), counting up to ``limit + 1``.
-
-    Level by level, without recursion, so a cyclic Python value stops at the limit too.
-
-        >>> nesting_depth({"a": [1, {"b": 2}]}, 10), nesting_depth([[[[]]]], 2)
-        (3, 3)
-    """
-    depth = 0
-    level = [value]
-    while level:
-        nodes = [node for node in level if isinstance(node, dict | list | tuple)]
-        if not nodes:
-            break
-        depth += 1
-        if depth > limit:
-            break
-        level = []
-        for node in nodes:
-            level.extend(node.values() if isinstance(node, dict) else node)
-    return depth
 
 
 def decode_json(raw: str) -> tuple[Any, str | None]:

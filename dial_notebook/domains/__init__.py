@@ -7,6 +7,9 @@
   ``load_sales()`` gives a small data set to explore.
 - ``ActionError``: what a run function raises to fail with a code, a field and a hint.
 - ``Rules``: the person's "always allow like this" rules, a JSON Schema each.
+- ``PayloadValidator`` and ``check_schema``: the one bounded payload validator that the domains,
+  the rules and the evaluation's scenarios share (within the reply's time budget, nothing
+  fetched).
 """
 
 from .. import _public
@@ -14,6 +17,7 @@ from ._errors import ActionError
 from ._rules import Rule, Rules
 from ._sales import load_sales
 from ._schema_domain import ActionSpec, RunRecord, SchemaDomain
+from ._validation import PayloadValidator, check_schema
 from .dataframes import DataFramesDomain
 from .notes import NotesDomain
 
@@ -25,9 +29,11 @@ __all__ = [
     "ActionSpec",
     "DataFramesDomain",
     "NotesDomain",
+    "PayloadValidator",
     "Rule",
     "Rules",
     "RunRecord",
     "SchemaDomain",
+    "check_schema",
     "load_sales",
 ]

@@ -16,7 +16,8 @@ and their real names as the axis titles. A result ``{"vega_lite": spec}`` is dra
 (``dial_notebook/widget/_vegalite.py``). When this kernel cannot draw it (``not_drawn``: the
 renderer is not installed), the result says so, ``"drawn": false`` and ``"why"``, so that the
 agent is never told of a chart that is not there. A chart that is merely late (drawn off the
-loop, "Drawing the chart…") claims nothing either way.
+loop, "Drawing the chart…") claims nothing either way; when its drawing then fails, the agent
+is told with the next message (``Conversation.chart_not_drawn``, runtime/_told_later.py).
 """
 
 from __future__ import annotations

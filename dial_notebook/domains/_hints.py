@@ -13,19 +13,44 @@ For ``anyOf`` / ``oneOf`` the branches are compared: when every branch refuses t
 by ``const`` / ``enum`` (a discriminator) the allowed values are listed; when every branch
 refuses the value's type, the allowed types are; otherwise the errors of the closest branch
 (fewest errors among those whose type fits) are shown.
+
+The sentence for one keyword is ``_keyword_hints``'s; how values, paths and names are written
+(and "did you mean") ``_phrasing``'s, re-exported here.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
-import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+
+from ._keyword_hints import sentence, type_names
+from ._phrasing import (
+    MAX_CANDIDATES,
+    MAX_SUGGEST_CHARS,
+    choices,
+    did_you_mean,
+    either,
+    field_name,
+    show,
+)
+from ._phrasing import subject as _subject
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "MAX_MESSAGE",
+    "MAX_SUGGESTIONS",
+    "MAX_SUGGEST_CHARS",
+    "PATTERN_TIMEOUT",
+    "describe",
+    "did_you_mean",
+    "field_name",
+    "show",
+]
 
 #: The message of the error a pattern check yields when it ran out of time (see _keywords).
 PATTERN_TIMEOUT = "pattern check timed out"
@@ -34,156 +59,14 @@ Path = tuple[str | int, ...]
 
 #: Longest message in an ``errors`` entry.
 MAX_MESSAGE = 200
-#: Longest word (and candidate) a "did you mean" compares: longer ones get no suggestion.
-MAX_SUGGEST_CHARS = 64
-#: Most candidates one "did you mean" compares the word with.
-MAX_CANDIDATES = 200
 #: Most "did you mean" suggestions one ``describe`` computes (each compares many names).
 MAX_SUGGESTIONS = 20
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _UNEVALUATED = re.compile(
     r"^Unevaluated properties are not allowed \((.*) (?:was|were) unexpected\)$"
 )
 
-_TYPES = {
-    "string": "a string",
-    "number": "a number",
-    "integer": "an integer",
-    "boolean": "true or false",
-    "object": "an object",
-    "array": "a list",
-    "null": "null",
-}
-
-_FORMATS = {
-    "date": "a date like 2024-01-31",
-    "date-time": "a date and time like 2024-01-31T09:30:00Z",
-    "time": "a time like 09:30:00Z",
-    "duration": "a duration like P3DT4H",
-    "email": "an email address",
-    "idn-email": "an email address",
-    "hostname": "a host name like example.com",
-    "idn-hostname": "a host name like example.com",
-    "ipv4": "an IPv4 address like 192.0.2.1",
-    "ipv6": "an IPv6 address like 2001:db8::1",
-    "uri": "an absolute URI like https://example.com/page",
-    "iri": "an absolute IRI like https://example.com/page",
-    "uri-reference": "a URI reference",
-    "iri-reference": "an IRI reference",
-    "uuid": "a UUID like 123e4567-e89b-12d3-a456-426614174000",
-    "regex": "a regular expression",
-    "json-pointer": "a JSON pointer like /items/0",
-    "relative-json-pointer": "a relative JSON pointer like 1/name",
-    "uri-template": "a URI template like https://example.com/{id}",
-}
-
 _SHAPE_KEYWORDS = ("type", "const", "enum")
-
-
-def field_name(path: Sequence[str | int]) -> str:
-    """The path written the way a person reads it; ``""`` for the payload itself.
-
-        >>> field_name(["columns", 1, "name"])
-        'columns[1].name'
-    """
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif _IDENTIFIER.match(part):
-            text += f".{part}" if text else part
-        else:
-            key = part if len(part) <= 100 else part[:99] + "…"
-            text += "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']"
-    return text
-
-
-def show(value: Any) -> str:
-    """A value shown short: strings quoted and cut, lists and objects named, JSON literals.
-
-        >>> show("high"), show(True), show(None), show([1, 2])
-        ("'high'", 'true', 'null', 'a list of 2 items')
-    """
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:39] + "…"
-        return "'" + text.replace("\n", "\\n") + "'"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, int | float):
-        text = repr(value)
-        return text if len(text) <= 40 else f"{value:.6g}"
-    if isinstance(value, list | tuple):
-        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
-    if isinstance(value, dict):
-        return "an object"
-    return "a " + type(value).__name__
-
-
-def _subject(path: Path) -> str:
-    return field_name(path) or "the payload"
-
-
-def _either(phrases: Sequence[str]) -> str:
-    unique = list(dict.fromkeys(phrases))
-    if len(unique) == 1:
-        return unique[0]
-    return ", ".join(unique[:-1]) + " or " + unique[-1]
-
-
-def _choices(values: Sequence[Any]) -> str:
-    if len(values) == 1:
-        return show(values[0])
-    shown = [show(value) for value in values[:12]]
-    more = f", … ({len(values)} values)" if len(values) > 12 else ""
-    return "one of " + ", ".join(shown) + more
-
-
-def did_you_mean(word: Any, candidates: Iterable[Any]) -> str:
-    """`` (did you mean 'x'?)`` naming the closest candidate to ``word``, or ``''``.
-
-    Bounded, whatever the agent wrote: a word longer than ``MAX_SUGGEST_CHARS`` gets no
-    suggestion, and it is compared with at most ``MAX_CANDIDATES`` names of at most that length.
-
-        >>> did_you_mean("colour", ["color", "size"])
-        " (did you mean 'color'?)"
-    """
-    if not isinstance(word, str) or len(word) > MAX_SUGGEST_CHARS:
-        return ""
-    names = [name for name in itertools.islice(candidates, MAX_CANDIDATES * 5)
-             if isinstance(name, str) and len(name) <= MAX_SUGGEST_CHARS][:MAX_CANDIDATES]
-    folded = {name.lower(): name for name in names}
-    if word.lower() in folded:
-        return f" (did you mean {show(folded[word.lower()])}?)"
-    scored = [
-        (difflib.SequenceMatcher(None, word, name).ratio(), _shared_prefix(word, name), -i, name)
-        for i, name in enumerate(names)
-    ]
-    best = max(scored, default=None)
-    return f" (did you mean {show(best[3])}?)" if best and best[0] >= 0.6 else ""
-
-
-def _shared_prefix(one: str, two: str) -> int:
-    count = 0
-    for left, right in zip(one, two, strict=False):
-        if left != right:
-            break
-        count += 1
-    return count
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool | int | float) or value is None:
-        return show(value)
-    return show(value) if isinstance(value, list | tuple) else "an object"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 class _Suggester:
@@ -238,7 +121,7 @@ def _describe(error: ValidationError, suggest: _Suggester) -> list[tuple[Path, s
         subject = f"field name {show(path[-1])}" if on_name and path else _subject(path)
         return [(path, f"{subject} could not be checked against its pattern in time")]
     if names_key:
-        return [(path, _sentence(error, f"field name {show(instance)}", suggest))]
+        return [(path, sentence(error, f"field name {show(instance)}", suggest))]
     if keyword in ("anyOf", "oneOf"):
         return _alternatives(error, path, suggest)
     if keyword == "required":
@@ -252,78 +135,7 @@ def _describe(error: ValidationError, suggest: _Suggester) -> list[tuple[Path, s
         return [_unexpected(path, name, known, suggest) for name in names]
     if keyword == "unevaluatedProperties":
         return _unevaluated(error, path, schema, suggest)
-    return [(path, _sentence(error, _subject(path), suggest))]
-
-
-def _sentence(error: ValidationError, subject: str, suggest: _Suggester) -> str:
-    """The hint for one keyword's failure on one value, about ``subject``."""
-    keyword, value, instance = error.validator, error.validator_value, error.instance
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    if keyword is None:
-        return f"{subject} is not allowed"
-    if keyword == "type":
-        names = [value] if isinstance(value, str) else value
-        expected = [_TYPES.get(name, name) for name in names]
-        return f"{subject} must be {_either(expected)}, not {_kind(instance)}"
-    if keyword == "enum":
-        return f"{subject} must be {_choices(list(value))}{suggest(instance, value)}"
-    if keyword == "const":
-        return f"{subject} must be {show(value)}"
-    if keyword == "minLength":
-        if value == 1:
-            return f"{subject} must not be empty"
-        return f"{subject} must be at least {_plural(value, 'character')} long"
-    if keyword == "maxLength":
-        limit = _plural(value, "character")
-        return f"{subject} must be at most {limit} long (it has {len(instance)})"
-    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return f"{subject} must be {_bound(keyword, value, schema)}"
-    if keyword == "multipleOf":
-        return f"{subject} must be a multiple of {show(value)}"
-    if keyword == "pattern":
-        return f"{subject} must match the pattern {show(value)}"
-    if keyword == "format":
-        return f"{subject} must be {_FORMATS.get(value, f'a valid {value}')}"
-    if keyword == "minItems":
-        if value == 1:
-            return f"{subject} must not be empty"
-        return f"{subject} must have at least {_plural(value, 'item')}"
-    if keyword == "maxItems":
-        return f"{subject} must have at most {_plural(value, 'item')} (it has {len(instance)})"
-    if keyword == "uniqueItems":
-        repeated = show(getattr(error, "duplicate", None))
-        return f"{subject} must not contain duplicates ({repeated} appears more than once)"
-    if keyword == "minProperties":
-        return f"{subject} must have at least {_plural(value, 'field')}"
-    if keyword == "maxProperties":
-        return f"{subject} must have at most {_plural(value, 'field')}"
-    if keyword == "contains":
-        return _contains(subject, schema, instance)
-    if keyword in ("items", "additionalItems") and value is False:
-        allowed = len(schema.get("prefixItems" if keyword == "items" else "items", []))
-        return f"{subject} must have at most {_plural(allowed, 'item')}"
-    if keyword == "unevaluatedItems":
-        return f"{subject} has more items than allowed"
-    if keyword == "not":
-        return f"{subject} has a value that is not allowed here"
-    return f"{subject} does not satisfy '{keyword}'"
-
-
-def _bound(keyword: str, value: Any, schema: dict[str, Any]) -> str:
-    exclusive = keyword.startswith("exclusive") or schema.get(f"exclusive{keyword.title()}") is True
-    if keyword in ("minimum", "exclusiveMinimum"):
-        return f"greater than {show(value)}" if exclusive else f"at least {show(value)}"
-    return f"less than {show(value)}" if exclusive else f"at most {show(value)}"
-
-
-def _contains(subject: str, schema: dict[str, Any], instance: Any) -> str:
-    most = schema.get("maxContains")
-    if most is not None and isinstance(instance, list) and len(instance) > most:
-        least = schema.get("minContains", 1)
-        if least <= most:
-            return f"{subject} must contain at most {_plural(most, 'matching item')}"
-    least = _plural(schema.get("minContains", 1), "matching item")
-    return f"{subject} must contain at least {least}"
+    return [(path, sentence(error, _subject(path), suggest))]
 
 
 def _dependencies(path: Path, value: Any, instance: dict[str, Any]) -> list[tuple[Path, str]]:
@@ -402,7 +214,7 @@ def _alternatives(
             for inner in errors:
                 if not inner.relative_path and inner.validator in _SHAPE_KEYWORDS:
                     expected.extend(_expected(inner))
-        return [(path, f"{subject} must be {_either(expected)}")]
+        return [(path, f"{subject} must be {either(expected)}")]
     closest = min(fitting, key=len)
     return [entry for inner in closest for entry in _describe(inner, suggest)]
 
@@ -429,14 +241,12 @@ def _discriminator(
     target = (*path, *where)
     instance = tags[0][where].instance
     suggestion = suggest(instance, values)
-    return [(target, f"{_subject(target)} must be {_choices(values)}{suggestion}")]
+    return [(target, f"{_subject(target)} must be {choices(values)}{suggestion}")]
 
 
 def _expected(error: ValidationError) -> list[str]:
     if error.validator == "type":
-        value = error.validator_value
-        names = [value] if isinstance(value, str) else value
-        return [_TYPES.get(name, name) for name in names]
+        return type_names(error.validator_value)
     if error.validator == "const":
         return [show(error.validator_value)]
     return [show(value) for value in error.validator_value]

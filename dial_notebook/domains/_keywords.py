@@ -28,7 +28,7 @@ from typing import Any
 import regex
 from jsonschema import ValidationError
 
-from ..runtime._budget import budget_clock
+from .._budget import budget_clock
 from ._hints import PATTERN_TIMEOUT
 
 #: Seconds one search may take when no budget is set.

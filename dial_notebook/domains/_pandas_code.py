@@ -180,7 +180,7 @@ def _labels(ref: str, frame: Any, labels: Sequence[Any]) -> str:
 
 
 def _condition(ref: str, frame: Any, name: Any, op: str, value: Any) -> tuple[str, int]:
-    """The code of one filter condition (as dataframes._condition computes it) and its
+    """The code of one filter condition (as _frames_changes.condition computes it) and its
     precedence."""
     series = column(ref, frame, name)
     if op == "is null":

@@ -37,11 +37,10 @@ from typing import Any
 from referencing import Registry
 
 from .._json_kind import json_kind
-from ..runtime._ports import DomainPort
-from ..runtime._snapshot import RULE_SCOPES
+from .._ports import RULE_SCOPES, action_spec
 from ._validation import PayloadValidator, check_schema
 
-#: The scopes a rule may have (as a saved conversation is read: runtime/_snapshot.py).
+#: The scopes a rule may have (as a saved conversation is read too: dial_notebook/_ports.py).
 SCOPES = RULE_SCOPES
 #: A rule's schema is at most this long, as JSON.
 MAX_SCHEMA_CHARS = 100_000
@@ -291,7 +290,7 @@ class Rules:
             raise ValueError(f"a rule is for one action, named; not {action!r}")
         if self._domain is None:
             return
-        spec = DomainPort(self._domain).spec(action)
+        spec = action_spec(self._domain, action)
         if spec is None:
             names = ", ".join(sorted(getattr(self._domain, "actions", None) or {})) or "none"
             raise ValueError(f"there is no action {action!r} (actions: {names})")

@@ -22,7 +22,7 @@ from typing import Any
 
 from jsonschema import ValidationError
 
-from ..runtime._budget import budget_clock
+from .._budget import budget_clock
 from ._keywords import PATTERN_TIMEOUT, OutOfTime, budget_end, search
 
 

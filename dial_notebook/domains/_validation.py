@@ -32,8 +32,8 @@ import regex
 from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 from referencing import Registry
 
+from .._budget import time_left
 from ..dial import nesting_depth
-from ..runtime import time_left
 from ._errors import refusal
 from ._formats import format_checker
 from ._hints import describe
@@ -101,7 +101,12 @@ def _safe(base: Any) -> Any:
 
 def check_schema(schema: Any, registry: Registry) -> None:
     """Refuse, with ``ValueError``, a schema that is not valid for its draft, has a pattern the
-    regex engine cannot compile, or has a ``$ref`` that does not resolve inside ``registry``."""
+    regex engine cannot compile, or has a ``$ref`` that does not resolve inside ``registry``.
+
+        >>> check_schema({"type": "nope"}, Registry())
+        Traceback (most recent call last):
+        ValueError: invalid schema at type: 'nope' is not valid under any of the given schemas
+    """
     cls = validator_class(schema)
     try:
         cls.check_schema(schema)
@@ -170,11 +175,15 @@ def _too_deep() -> dict[str, Any]:
 class PayloadValidator:
     """Validates payloads against one schema, within ``registry``, and words the refusals.
 
+        >>> todo = PayloadValidator({"type": "object", "required": ["title"]}, registry=Registry())
+        >>> todo.validate({"title": "milk"}), todo.validate({})["hint"]
+        ({'ok': True}, 'title is required')
+
     Args:
         schema: the action's JSON Schema.
         registry: the schemas ``$ref`` may name; nothing outside it is ever retrieved.
         time_budget: seconds one validation may take (``VALIDATION_BUDGET`` when None); never
-            more than the reply being handled has left (``runtime.time_left()``).
+            more than the reply being handled has left (``time_left()``, _budget.py).
     """
 
     def __init__(

@@ -3,9 +3,12 @@
 # script, nothing fetched; every string that came from an agent or a scenario is escaped.
 # Each name in the table links to its disclosure below (``#dial-report-<token>-<n>``: a token
 # new to each drawing, so two reports in one notebook never share a target, and the scenario's
-# index, so no name is ever part of an id). The target is in the disclosure's summary, which is
-# always drawn: JupyterLab handles the click itself (it scrolls to the target, the URL is left
-# alone, a closed disclosure stays closed: measured), so the person lands on the name to click.
+# index, so no name is ever part of an id). The target is an ``<a name>`` at the top of the
+# disclosure's content, not an element with an id: JupyterLab handles a click on a link to an id
+# itself (it scrolls to it, and a closed disclosure stays closed: measured), but leaves a link to
+# a name to the browser, whose navigation to a target inside a closed <details> opens it (the
+# HTML standard's "ancestor details revealing"; measured in Chromium): a click opens it, no
+# script. Its scroll margin keeps the summary in view above it.
 """The HTML of ``Report._repr_html_`` and ``ScenarioResult._repr_html_``.
 
     >>> from dial_notebook.evaluation._report import ActionStats
@@ -21,6 +24,8 @@ import html
 import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from .. import _surface
 
 #: Bars are drawn for at most this many fields of an action (the most refused first).
 MAX_BARS = 12
@@ -93,10 +98,9 @@ def refusal_bars(actions: Mapping[str, Any]) -> str:
 
 
 def conversation(result: Any) -> str:
-    """One scenario's conversation, drawn read-only as the widget's static copy draws it."""
-    from dial_notebook.widget._static import conversation_html  # the notebook's renderer
-
-    return conversation_html(result.transcript, title=result.name)
+    """One scenario's conversation, drawn read-only as the widget's static copy draws it (the
+    surface lends its drawing: dial_notebook/_surface.py)."""
+    return _surface.drawings().conversation_html(result.transcript, title=result.name)
 
 
 def _proposals(result: Any) -> str:
@@ -143,20 +147,19 @@ def verdict(result: Any) -> str:
 def drill_down(results: Iterable[Any], prefix: str | None = None) -> str:
     """Each scenario's verdict and conversation behind a disclosure (no script needed). The
     renderer's style sheet (scoped to ``.dial-static``) is kept once, not once a scenario.
-    With ``prefix``, each disclosure's summary holds the target its name in ``summary_table``
-    links to."""
-    from dial_notebook.widget._static import STATIC_CSS
+    With ``prefix``, each disclosure's content starts with the target its name in
+    ``summary_table`` links to (an ``<a name>``: following the link opens the disclosure)."""
+    style = f"<style>{_surface.drawings().style}</style>"
 
-    style = f"<style>{STATIC_CSS}</style>"
-
-    def target(index: int) -> str:  # in the summary: drawn, open or closed
-        return "" if prefix is None else f'<span id="{_target(prefix, index)}"></span>'
+    def target(index: int) -> str:  # in the content: the browser opens it to reach it
+        return "" if prefix is None else (f'<a name="{_target(prefix, index)}" '
+                                           f'style="scroll-margin-top:4em"></a>')
 
     items = []
     for index, result in enumerate(results):
         drawn = conversation(result)
         items.append(
             f"<details><summary>{cell(result.name)} — {'passed' if result.passed else 'failed'}"
-            f"{target(index)}</summary>{verdict(result)}"
+            f"</summary>{target(index)}{verdict(result)}"
             f"{drawn if index == 0 else drawn.replace(style, '', 1)}</details>")
     return f"<div><p><strong>Conversations</strong></p>{''.join(items)}</div>" if items else ""

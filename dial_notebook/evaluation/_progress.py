@@ -19,6 +19,7 @@ import sys
 import time
 from typing import Any, Literal, Protocol, TextIO
 
+from .. import _surface
 from .._interrupt import in_kernel
 
 #: How an evaluation ended, for its view.
@@ -111,9 +112,9 @@ def choose_view(progress: bool | None) -> View | None:
     if progress is False:
         return None
     if in_kernel():
-        try:
-            from dial_notebook.widget._evaluation_progress import ProgressBar  # renders it
+        try:  # the widget's bar, lent to the evaluation (dial_notebook/_surface.py)
+            progress_bar = _surface.drawings().progress_bar
         except ImportError:  # no ipywidgets: say it in text instead
             return TextView() if progress else None
-        return ProgressBar()
+        return progress_bar()
     return TextView() if progress else None

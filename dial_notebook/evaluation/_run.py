@@ -16,7 +16,6 @@ A scenario passes only when its conversation ended ``idle`` and every expectatio
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import inspect
 import os
@@ -25,10 +24,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._interrupt import interrupt_wakes_loop
+from .._work import TimedOut, in_thread, until_done
 from ..dial import lint as lint_reply
 from ..dial import parse_all
 from ..runtime import Conversation, policy_human
-from ..runtime._work import TimedOut, in_thread, until_done
+from ._per_scenario import agent_factory, close_agent, maker, tokens_of
 from ._progress import Ending, Progress, choose_view
 from ._report import Report, ScenarioResult
 from ._scenario import Scenario, load_scenarios
@@ -60,23 +60,6 @@ class _Bound:
     def left(self) -> float | None:
         """Seconds left before the bound (None: no bound)."""
         return None if self.deadline is None else max(0.0, self.deadline - _clock())
-
-
-def _agent_factory(agent: Any) -> Callable[[], Any]:
-    if not callable(agent) or (not isinstance(agent, type) and hasattr(agent, "send")):
-        raise TypeError(
-            "evaluate: agent must be a factory that makes a fresh agent for each scenario "
-            f"(pass agent=lambda: MyAgent(...)), not {type(agent).__name__} object")
-    return agent
-
-
-def _maker(value: Any, needs: tuple[str, ...]) -> Callable[[], Any]:
-    """A function giving the object for one scenario: a factory is called each time (a class,
-    or a callable lacking ``needs``), anything else is shared."""
-    if isinstance(value, type) or (callable(value) and not any(hasattr(value, n)
-                                                                for n in needs)):
-        return value
-    return lambda: value
 
 
 def _positive(name: str, value: Any, *, whole: bool = False) -> None:
@@ -194,36 +177,6 @@ def judge(scenario: Scenario, result: ScenarioResult, bound: _Bound | None = Non
     return reasons
 
 
-def _tokens(agent: Any) -> dict[str, Any] | None:
-    try:
-        usage = getattr(agent, "usage", None)
-    except Exception:
-        return None
-    if not isinstance(usage, Mapping):
-        return None
-    return {key: _count(usage.get(key)) for key in ("input", "output", "total")}
-
-
-def _count(value: Any) -> int | None:
-    """A token count as a whole number ≥ 0, or None (a server's odd value is not kept: the
-    saved report must read back)."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-async def _close(agent: Any) -> None:
-    """Close the scenario's agent (its HTTP client and connections), if it can be closed; a
-    failure to close is not the scenario's outcome."""
-    closer = getattr(agent, "aclose", None) or getattr(agent, "close", None)
-    if not callable(closer):
-        return
-    with contextlib.suppress(Exception):
-        done = closer()
-        if inspect.isawaitable(done):
-            await done
-
-
 async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
                    make_domain: Callable[[], Any], make_human: Callable[[], Any],
                    options: dict[str, Any], scenario_timeout: float | None) -> ScenarioResult:
@@ -252,10 +205,10 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
     except Exception as exc:
         status, error = "error", f"{type(exc).__name__}: {exc}"
     finally:
-        await _close(agent)
+        await close_agent(agent)
     transcript = list(conversation.transcript) if conversation is not None else []
     made = ScenarioResult(name=scenario.name, status=status, turns=turns, error=error,
-                          tokens=_tokens(agent), transcript=transcript)
+                          tokens=tokens_of(agent), transcript=transcript)
     left = bound.left()
     try:  # off the loop: a reply's lint or a payload's check may take seconds
         result = await until_done(in_thread(_judged, scenario, made, bound),
@@ -332,9 +285,9 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
 
     See the package's docstring for an example (``evaluate_sync``, its twin).
     """
-    make_agent = _agent_factory(agent)
-    make_domain = _maker(domain, ("run", "actions"))
-    make_human = _maker(policy_human("accept") if human is None else human, ("decide",))
+    make_agent = agent_factory(agent)
+    make_domain = maker(domain, ("run", "actions"))
+    make_human = maker(policy_human("accept") if human is None else human, ("decide",))
     if on_result is not None and not callable(on_result):
         raise TypeError(f"evaluate: on_result must be a function, not {type(on_result).__name__}")
     if progress is not None and not isinstance(progress, bool):

@@ -13,7 +13,7 @@ from typing import Any
 from referencing import Registry
 
 from .._data_files import DataFileError, parse_json, parse_yaml, read_bytes, shown
-from ..domains._validation import PayloadValidator, check_schema
+from ..domains import PayloadValidator, check_schema
 
 #: The statuses a say can end with (``SayResult.status``).
 SAY_STATUSES = ("idle", "no-reply", "turn-limit")

@@ -42,13 +42,25 @@ from ._contract import (
 from ._conversation import Conversation, ConversationBusyError, SayResult
 from ._events import EVENT_TYPES, TRANSIENT_TYPES
 from ._executors import StepError, python_executor, shell_executor
+from ._feedback import MAX_COMMENTS, read_comment
 from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
 from ._ports import Agent, Domain, Human
-from ._snapshot import SnapshotError, load_snapshot, read_snapshot, save_snapshot
+from ._snapshot import FORMAT as SNAPSHOT_FORMAT
+from ._snapshot import MAX_EVENTS as MAX_SNAPSHOT_EVENTS
+from ._snapshot import (
+    MAX_SNAPSHOT_BYTES,
+    SnapshotError,
+    load_snapshot,
+    read_session_file,
+    read_snapshot,
+    save_snapshot,
+)
+from ._snapshot import VERSION as SNAPSHOT_VERSION
 from ._suggestion import MAX_EDIT_ATTEMPTS
 from ._sync import BlockingSayError
+from ._told_later import NOT_FROM_THE_USER
 from ._values import Delegation, PendingAsk, Suggestion
 
 # exported at the package's top too: shown there as dial_notebook.X
@@ -57,9 +69,15 @@ _public.shown_as_top_level(BlockingSayError, Conversation, ConversationBusyError
 __all__ = [
     "EVENT_SHAPES",
     "EVENT_TYPES",
+    "MAX_COMMENTS",
     "MAX_EDIT_ATTEMPTS",
+    "MAX_SNAPSHOT_BYTES",
+    "MAX_SNAPSHOT_EVENTS",
     "NEEDS_REPLY",
+    "NOT_FROM_THE_USER",
     "REPLY_SECONDS",
+    "SNAPSHOT_FORMAT",
+    "SNAPSHOT_VERSION",
     "TRANSIENT_TYPES",
     "Agent",
     "AskEvent",
@@ -93,6 +111,8 @@ __all__ = [
     "load_snapshot",
     "policy_human",
     "python_executor",
+    "read_comment",
+    "read_session_file",
     "read_snapshot",
     "save_snapshot",
     "scripted_human",

@@ -46,6 +46,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .._ports import ActionSpec, action_spec
+from .._ports import field_of as _attr
 from ..dial import MAX_REPLY_CHARS
 from ._budget import charged, current_budget
 from ._work import in_thread, is_async, start
@@ -162,15 +164,6 @@ class AgentPort:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionSpec:
-    """What the domain says of one action."""
-
-    mutates: bool = True
-    destructive: bool = False
-    handoff: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Check:
     """A validation verdict: ``ok``, or the ``code`` / ``field`` / ``hint`` of the refusal."""
 
@@ -192,12 +185,6 @@ class Check:
         if self.errors is not None:
             issue["errors"] = self.errors
         return issue
-
-
-def _attr(obj: Any, name: str, default: Any = None) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 class DomainPort:
@@ -222,19 +209,7 @@ class DomainPort:
 
     def spec(self, action: str) -> ActionSpec | None:
         """The action's spec, or None when the domain has no such action."""
-        actions = getattr(self._domain, "actions", None) or {}
-        if not isinstance(actions, Mapping):
-            raise TypeError(
-                f"domain.actions must map action names to specs, not {type(actions).__name__}"
-            )
-        spec = actions.get(action)
-        if spec is None:
-            return None
-        return ActionSpec(
-            mutates=_attr(spec, "mutates", True) is not False,
-            destructive=bool(_attr(spec, "destructive", False)),
-            handoff=bool(_attr(spec, "handoff", False)),
-        )
+        return action_spec(self._domain, action)
 
     async def validate(self, action: str, payload: Any) -> Check:
         """The domain's verdict. A validate that raises refuses the payload, saying why; one

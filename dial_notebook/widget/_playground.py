@@ -28,7 +28,8 @@ import ipywidgets as widgets
 from ._chat_widget import ChatWidget
 from ._playground_agent import LearnerAgent
 from ._playground_examples import EXAMPLES, Example
-from ._playground_views import STYLE, envelope_html, lint_html, received_html
+from ._playground_style import STYLE
+from ._playground_views import envelope_html, lint_html, received_html
 from ._replay import Replay
 
 DomainFactory = Callable[[], Any]

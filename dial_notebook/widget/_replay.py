@@ -57,8 +57,10 @@ class Replay(anywidget.AnyWidget):
         replay.event["type"], replay.received
     """
 
-    _esm = STATIC / "replay.js"
-    _css = STATIC / "replay.css"
+    # the package's one front end (ChatWidget's too): its render draws a replay for `_view`
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
+    _view = traitlets.Unicode("replay", read_only=True).tag(sync=True)
 
     #: A conversation shipped with the package (notes: a card accepted, a question answered, a
     #: destructive card dismissed, a payload the domain refused); made by

@@ -41,8 +41,10 @@ from typing import Any, Union
 from dial_notebook._data_files import DataFileError, parse_json, read_bytes, type_error
 from dial_notebook._data_files import at as field_at
 from dial_notebook._json_kind import json_kind
-from dial_notebook.runtime import EVENT_SHAPES
-from dial_notebook.runtime._snapshot import FORMAT, MAX_EVENTS, MAX_SNAPSHOT_BYTES, VERSION
+from dial_notebook.runtime import EVENT_SHAPES, MAX_SNAPSHOT_BYTES
+from dial_notebook.runtime import MAX_SNAPSHOT_EVENTS as MAX_EVENTS
+from dial_notebook.runtime import SNAPSHOT_FORMAT as FORMAT
+from dial_notebook.runtime import SNAPSHOT_VERSION as VERSION
 
 from ._contract import WIDGET_ENTRIES, WIDGET_FIELDS
 from ._serialise import json_safe

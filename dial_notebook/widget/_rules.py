@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from dial_notebook._budget import Budget, spending
 from dial_notebook.domains import Rule, Rules
-from dial_notebook.runtime._budget import Budget, spending
 
 #: The rules of scope 'notebook' in this kernel, shared by every ChatWidget.
 NOTEBOOK_RULES = Rules()

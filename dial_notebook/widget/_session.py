@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dial_notebook.runtime._snapshot import SnapshotError, read_session_file, save_snapshot
+from dial_notebook.runtime import SnapshotError, read_session_file, save_snapshot
 
 from ._contract import WIDGET_ENTRIES
 from ._serialise import json_safe

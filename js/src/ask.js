@@ -7,7 +7,7 @@
 
 import { button, choiceText, h } from "./dom.js";
 import { focusAfterDecision } from "./focus.js";
-import { humanise, summarise } from "./text.js";
+import { humanise, summarise, words } from "./text.js";
 
 /** @typedef {import("./contract.js").AskOption} AskOption */
 /** @typedef {import("./contract.js").AnswerMessage} AnswerMessage */
@@ -90,7 +90,7 @@ function answered(item, type) {
   const chosen = type === "confirm" ? null : (item.event.options || []).find((o) => o && String(o.value) === String(item.answer));
   const shown = chosen && chosen.label ? String(chosen.label)
     : type === "confirm" && /^(yes|no)$/i.test(String(item.answer)) ? humanise(String(item.answer).toLowerCase()) : String(item.answer);
-  return h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, "You: "), shown);
+  return h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, words("answered-by")), shown);
 }
 
 /**

@@ -18,7 +18,7 @@ import { resultNodes } from "./inform.js";
 import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
 import { byRuleLine, ruleIdOf } from "./rules-panel.js";
 import { allowable, openRuleEditor, ruleEditor, ruleSavedNote } from "./rules.js";
-import { resultText, summarise } from "./text.js";
+import { STATUS_LABEL, resultText, summarise, words } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").OutcomeEvent} OutcomeEvent */
@@ -27,21 +27,7 @@ import { resultText, summarise } from "./text.js";
 /** @typedef {import("./state.js").ViewState} ViewState */
 /** @typedef {import("./state.js").Draft} Draft */
 
-/** @type {{[status: string]: string}} */
-export const STATUS_LABEL = {
-  pending: "Waiting for you",
-  proposed: "Proposed",
-  done: "Done",
-  failed: "Failed",
-  dismissed: "Dismissed",
-  superseded: "Superseded",
-  "handed-off": "Handed off",
-  invalid: "Invalid",
-  skipped: "Skipped",
-  confirmed: "Confirmed",
-  running: "Running",
-  undone: "Undone",
-};
+export { STATUS_LABEL }; // the words' file's (text.js), here for those who draw a status
 
 /**
  * The card's draft, made from the pending payload (else the proposed one) the first time.
@@ -235,15 +221,15 @@ function stepList(item) {
       status ? h("span", { className: `dial-chip dial-chip-${status}` }, STATUS_LABEL[status] || status) : null));
     if (hidden.length) {
       row.append(h("div", { className: "dial-suspicious", role: "note", "data-dial-suspicious": hidden.join(" ") },
-        `⚠ Hidden characters (${hidden.join(", ")}): what this command looks like is not what it runs. They are shown below by name.`));
+        words("hidden-characters", { names: hidden.join(", ") })));
     }
     row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
-    if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, "(edited)"));
+    if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, words("edited")));
     if (outcome) row.append(stepOutcome(outcome));
     list.append(row);
   }
   return [h("div", { className: "dial-step-count", "data-dial-step-count": String(steps.length) },
-    `${steps.length} step${steps.length === 1 ? "" : "s"} will run, exactly as shown:`), list];
+    words("steps", { count: steps.length, noun: steps.length === 1 ? "step" : "steps" })), list];
 }
 
 /**
@@ -280,7 +266,7 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
   const status = String(outcome.status);
   const line = h("div", { className: `dial-outcome dial-outcome-${status}${undone ? " dial-outcome-taken-back" : ""}` });
   if (status === "done") {
-    line.append(h("strong", {}, "Done"));
+    line.append(h("strong", {}, STATUS_LABEL.done));
     const result = outcome.result && typeof outcome.result === "object" && !Array.isArray(outcome.result)
       && typeof outcome.result.code === "string"
       ? Object.fromEntries(Object.entries(outcome.result).filter(([key]) => key !== "code")) // shown below, as code
@@ -290,16 +276,14 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     if (inline) line.append(body[0]);
     else if (body.length) line.append(h("div", { className: "dial-result-body", "data-dial-result": "" }, body));
   } else if (status === "failed") {
-    line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
-    if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
+    line.append(h("strong", {}, STATUS_LABEL.failed), h("span", {}, words("failed", { error: summarise(outcome.error || "error") })));
+    if (outcome.hint) line.append(h("div", { className: "dial-hint" }, words("hint", { hint: summarise(outcome.hint) })));
   } else if (status === "dismissed") {
     const reason = outcomeReason(outcome); // " — reason: …"
-    line.append(h("strong", {}, "Dismissed"));
+    line.append(h("strong", {}, STATUS_LABEL.dismissed));
     if (reason) line.append(reason);
-  } else if (status === "superseded") {
-    line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
-  } else if (status === "handed-off") {
-    line.append(h("strong", {}, "Handed off"), h("span", {}, " — continued in its own panel"));
+  } else if (status === "superseded" || status === "handed-off") {
+    line.append(h("strong", {}, STATUS_LABEL[status]), h("span", {}, words(status)));
   } else {
     line.append(h("strong", {}, STATUS_LABEL[status] || status));
     if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));

@@ -15,7 +15,7 @@
 // Agent text (field names, values) and the person's own reach the page as text only.
 
 import { button, h } from "./dom.js";
-import { jsonPointer, summarise } from "./text.js";
+import { jsonPointer, summarise, words } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").FieldComment} FieldComment */
@@ -65,7 +65,7 @@ export function fieldPointers(payload) {
  * @param {unknown} field
  */
 export function commentLabel(field) {
-  return field === "" || field === null || field === undefined ? "Whole proposal" : String(field);
+  return field === "" || field === null || field === undefined ? words("whole-proposal") : String(field);
 }
 
 // ---- state ---------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ export function outcomeComments(outcome) {
     ? outcome.comments.filter((c) => c && typeof c === "object" && typeof c.text === "string" && c.text.trim()) : [];
   if (!list.length) return null;
   return h("div", { className: "dial-outcome-comments", "data-dial-outcome-comments": "" },
-    h("div", { className: "dial-outcome-comments-title" }, "Your comments"),
+    h("div", { className: "dial-outcome-comments-title" }, words("comments")),
     h("ul", {}, list.map((c) => h("li", { "data-dial-outcome-comment": String(c.field ?? "") },
       h("span", { className: "dial-comment-where" }, commentLabel(c.field)), `: ${summarise(c.text, 1000)}`))));
 }

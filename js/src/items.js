@@ -4,6 +4,9 @@
 // question with its answer), an execute block's status,
 // the declared context, the agent's phatic signal, and the shape an action's result is shown in.
 // The rules of the conversation live in the kernel; this only reads what it recorded.
+// The items follow the one description of them, dial_notebook/widget/_items.py (the static copy
+// and the export draw those): js/test/items.test.mjs checks that itemsOf makes the same items
+// from the contract transcript (fixtures/items.json, written by tests/contract_transcript.py).
 
 import { humanise, resultText, summarise } from "./text.js";
 

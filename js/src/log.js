@@ -14,7 +14,7 @@ import { button, h, jsonBlock } from "./dom.js";
 import { informNode } from "./inform.js";
 import { undoableOf } from "./review.js";
 import { ruleStateOf } from "./rules-panel.js";
-import { summarise } from "./text.js";
+import { summarise, words } from "./text.js";
 
 /** @typedef {import("./items.js").Item} Item */
 /** @typedef {import("./items.js").StatusItem} StatusItem */
@@ -37,7 +37,7 @@ function statusNode(item) {
     return h("div", { className: `dial-status-line dial-outcome-${event.status}`, "data-dial-outcome": String(event.id ?? "") }, bits.join(" — "));
   }
   if (event.type === "stopped") {
-    const line = h("div", { className: "dial-status-line dial-stopped", "data-dial-stopped": "" }, "Stopped.");
+    const line = h("div", { className: "dial-status-line dial-stopped", "data-dial-stopped": "" }, words("stopped"));
     if (typeof event.partial !== "string" || !event.partial) return line;
     // what the person had read of the reply cut short (the agent never got it back)
     return h("div", { className: "dial-stopped-reply" },
@@ -45,21 +45,21 @@ function statusNode(item) {
       line);
   }
   if (event.type === "resumed") {
-    const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    const saved = event.saved_at ? words("saved-at", { when: event.saved_at.replace("T", " ").replace("+00:00", " UTC") }) : "";
     if (event.read_only) {
       return h("div", { className: "dial-status-line dial-resumed dial-warn", "data-dial-resumed": "", "data-dial-read-only": "" },
-        `Opened read-only from ${event.session}${saved}: a file you did not make. Nothing in it runs until you trust it (below).`);
+        words("read-only", { session: event.session, saved }));
     }
-    const waiting = event.waiting ? ": what was waiting for you is back, above." : ".";
+    const waiting = event.waiting ? words("waiting-is-back") : ".";
     return h("div", { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
-      `Carried on from ${event.session}${saved}${waiting}`);
+      words("carried-on", { session: event.session, saved, waiting }));
   }
   if (event.type === "undo-failed") {
     return h("div", { className: "dial-status-line dial-error", role: "alert", "data-dial-undo-failed": String(event.id ?? "") },
-      `Undo of ${summarise(event.id, 60)} failed: ${summarise(event.error, 400)}`);
+      words("undo-failed", { id: summarise(event.id, 60), error: summarise(event.error, 400) }));
   }
-  if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
-  return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
+  if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, words("turn-limit", { turns: event.turns }));
+  return h("div", { className: "dial-status-line dial-error", role: "alert" }, words("error", { error: summarise(event.error, 400) }));
 }
 
 /**
@@ -69,7 +69,7 @@ function statusNode(item) {
  */
 function noReplyNode(view, item) {
   const box = h("div", { className: "dial-no-reply", role: "alert" },
-    h("span", {}, "The agent did not reply. "),
+    h("span", {}, words("no-reply")),
     h("span", { className: "dial-hint" }, summarise(item.event.error || "", 200)));
   if (item.retry && !view.model.get("running")) {
     box.append(button("Retry", "retry", () => {
@@ -88,8 +88,8 @@ function delegateNode(item) {
   const event = item.event;
   const box = h("div", { className: "dial-delegate", "data-dial-delegate": String(event.to ?? "") });
   box.append(h("div", { className: "dial-note" },
-    `Hand-off to ${String(event.to || "another actor")}${event.intent ? ` (${String(event.intent)})` : ""}`
-    + (event.registered ? "" : " — nobody here takes it over; the agent was told.")));
+    words("hand-off", { to: String(event.to || words("another-actor")), intent: event.intent ? ` (${String(event.intent)})` : "" })
+    + (event.registered ? "" : words("hand-off-to-nobody"))));
   if (event.text) box.append(h("div", {}, String(event.text)));
   if (event.context !== null && event.context !== undefined) box.append(jsonBlock(event.context));
   return box;

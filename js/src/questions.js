@@ -14,7 +14,7 @@
 import { button, choiceText, h, uid } from "./dom.js";
 import { focusAfterDecision } from "./focus.js";
 import { markdownNodes } from "./markdown.js";
-import { summarise } from "./text.js";
+import { STATUS_LABEL, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").Question} Question */
@@ -163,7 +163,7 @@ function panel(s, token, questions) {
   });
   box.append(h("div", { className: "dial-card-head" },
     h("span", { className: "dial-action-name" }, plan ? "plan review" : questions.length === 1 ? "question" : `${questions.length} questions`),
-    h("span", { className: "dial-chip dial-chip-pending" }, "Waiting for you")));
+    h("span", { className: "dial-chip dial-chip-pending" }, STATUS_LABEL.pending)));
   const progress = h("span", { className: "dial-hint dial-questions-progress", "aria-live": "polite" });
   const submit = button("Submit", "submit-questions", () => send(p), { kind: "dial-primary", aria: "Submit your answers" });
   /** @type {Panel} */

@@ -5,24 +5,22 @@
 // in it is disabled and its model sends nothing. Beside it: the current event, what it means,
 // its fields; the exact message the agent had received by then; the agent's raw reply.
 //
-//   traits in:   transcript (once), step, title, source, saved_at
+//   traits in:   transcript (once), step, title, source, saved_at (and _view: 'replay')
 //   step out:    First / Back / Next / Last, the slider, a tick on the timeline, ← → Home End
 //                ──▶ model.set('step') + save_changes() ──▶ replay.step in the kernel
 //   change:step  ──▶ update(): the log drawn from transcript[0:step] (drawLog keeps the nodes
 //                    of items that did not change), the current item marked, the side redrawn
 //
-// esbuild bundles this module into dial_notebook/widget/static/replay.js, a second entry
-// beside widget.js (js/build.mjs). Agent text is untrusted: it reaches the page only as text
-// (textContent, text nodes), never as HTML.
+// widget.js renders this view for a model whose `_view` trait is 'replay' (one bundle for both
+// widgets: dial_notebook/widget/static/widget.js); the side panels are replay-panels.js. Agent
+// text is untrusted: it reaches the page only as text (textContent, text nodes), never as HTML.
 
-import { contextOf, itemsOf } from "./items.js";
-import { button, h, jsonBlock, redrawOnChange } from "./dom.js";
+import { itemsOf } from "./items.js";
+import { button, h, redrawOnChange } from "./dom.js";
 import { drawLog, refreshItem } from "./log.js";
-import {
-  aboutEvent, clampStep, describe, fieldsOf, latestSent, ownerKey, replayPending, savedAt, tickKind,
-} from "./replay-steps.js";
+import { drawContext, drawEvent, drawReply, drawWire } from "./replay-panels.js";
+import { clampStep, describe, ownerKey, replayPending, savedAt, tickKind } from "./replay-steps.js";
 import { viewState } from "./state.js";
-import { hiddenPieces, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").Model} Model */
@@ -33,7 +31,7 @@ import { hiddenPieces, summarise } from "./text.js";
 /**
  * The part of the Replay's model this front end uses.
  * @typedef {{
- *   get: (key: 'transcript' | 'step' | 'title' | 'source' | 'saved_at') => any,
+ *   get: (key: 'transcript' | 'step' | 'title' | 'source' | 'saved_at' | '_view') => any,
  *   set: (key: 'step', value: number) => void,
  *   save_changes: () => void,
  *   on: (name: string, callback: (...args: any[]) => void) => void,
@@ -43,10 +41,6 @@ import { hiddenPieces, summarise } from "./text.js";
 
 /** Timeline ticks are drawn for a conversation of up to this many events (the slider always). */
 export const MAX_TICKS = 400;
-/** Characters of the wire text or a raw reply shown; the rest is named, not drawn. */
-export const MAX_SHOWN = 200_000;
-/** Characters of one field's text in the event panel. */
-const FIELD_CHARS = 600;
 
 const TRAITS = ["change:transcript", "change:step", "change:title", "change:source", "change:saved_at"];
 
@@ -149,6 +143,28 @@ function frame(model) {
     ticks: { sig: "", nodes: [] },
     current: null,
   };
+  wireControls(replay);
+  const c = replay.controls;
+  root.append(
+    h("div", { className: "dial-header dial-replay-head" },
+      h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"), replay.title, replay.origin),
+    h("div", { className: "dial-replay-controls" }, c.first, c.back, c.next, c.last, replay.slider,
+      h("span", { className: "dial-replay-where" }, replay.counter, replay.upcoming)),
+    replay.timeline, replay.legend,
+    h("div", { className: "dial-replay-body" },
+      h("div", { className: "dial-replay-chat" }, h("h3", { className: "dial-replay-heading" }, "What the person saw"),
+        replay.wordsNote, replay.empty, replay.log),
+      h("aside", { className: "dial-replay-side" }, replay.eventBox, replay.wireBox, replay.replyBox, replay.contextBox)));
+  return replay;
+}
+
+/**
+ * The controls made and wired: First / Back / Next / Last, the slider, a tick on the timeline,
+ * and the keys (← → PageUp PageDown Home End) on the whole replay.
+ * @param {View} replay
+ */
+function wireControls(replay) {
+  const { model, root } = replay;
   const step = () => clampStep(model.get("step"), transcriptOf(model).length);
   /** @type {[string, string, string, () => number][]} */
   const actions = [
@@ -179,18 +195,6 @@ function frame(model) {
     else return;
     event.preventDefault();
   });
-  const c = replay.controls;
-  root.append(
-    h("div", { className: "dial-header dial-replay-head" },
-      h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"), replay.title, replay.origin),
-    h("div", { className: "dial-replay-controls" }, c.first, c.back, c.next, c.last, replay.slider,
-      h("span", { className: "dial-replay-where" }, replay.counter, replay.upcoming)),
-    replay.timeline, replay.legend,
-    h("div", { className: "dial-replay-body" },
-      h("div", { className: "dial-replay-chat" }, h("h3", { className: "dial-replay-heading" }, "What the person saw"),
-        replay.wordsNote, replay.empty, replay.log),
-      h("aside", { className: "dial-replay-side" }, replay.eventBox, replay.wireBox, replay.replyBox, replay.contextBox)));
-  return replay;
 }
 
 /**
@@ -244,10 +248,10 @@ function update(replay) {
   replay.current?.classList.add("dial-replay-current");
   scrollToCurrent(replay);
 
-  drawEvent(replay, current, step);
-  drawWire(replay, transcript, step);
-  drawReply(replay, current);
-  drawContext(replay, prefix);
+  drawEvent(replay.eventBox, current, step);
+  drawWire(replay.wireBox, transcript, step);
+  drawReply(replay.replyBox, current);
+  drawContext(replay.contextBox, prefix);
 }
 
 /**
@@ -314,125 +318,3 @@ function drawTicks(replay, transcript, step) {
     node.setAttribute("aria-current", index === step - 1 ? "step" : "false");
   });
 }
-
-/**
- * A heading for a side panel, with a muted note after it.
- * @param {string} text
- * @param {string} [note]
- */
-function heading(text, note) {
-  return h("h3", { className: "dial-replay-heading" }, text, note ? h("span", { className: "dial-replay-note" }, note) : null);
-}
-
-/**
- * Exact text in a <pre>, up to MAX_SHOWN characters (the rest named), and its invisible
- * characters named under it.
- * @param {string} text
- * @param {string} marker  the pre's data attribute
- */
-function exactText(text, marker) {
-  const shownText = text.length > MAX_SHOWN ? text.slice(0, MAX_SHOWN) : text;
-  /** @type {HTMLElement[]} */
-  const nodes = [h("pre", { className: "dial-replay-pre", [marker]: "", dir: "ltr" }, shownText)];
-  if (text.length > MAX_SHOWN) {
-    nodes.push(h("div", { className: "dial-replay-note" },
-      `… ${(text.length - MAX_SHOWN).toLocaleString("en-US")} more characters, not drawn here (the Python side's replay has them all).`));
-  }
-  const hidden = [...new Set(hiddenPieces(shownText).map((piece) => piece.hidden).filter(Boolean))];
-  if (hidden.length) {
-    nodes.push(h("div", { className: "dial-replay-hidden", role: "note" },
-      `⚠ Holds invisible characters: ${hidden.slice(0, 12).join(", ")}${hidden.length > 12 ? " …" : ""}`));
-  }
-  return nodes;
-}
-
-/**
- * The current event: its kind, what it means, its fields.
- * @param {View} replay
- * @param {TranscriptEvent | null} event
- * @param {number} step
- */
-function drawEvent(replay, event, step) {
-  const box = replay.eventBox;
-  if (!event || typeof event !== "object") {
-    box.replaceChildren(heading("This event"),
-      h("p", { className: "dial-replay-about" }, step
-        ? "This entry is not an event (not an object)."
-        : "The replay starts before anything happened. Each Next shows one more event: what the person saw on the left, the runtime's side of it here."));
-    return;
-  }
-  const kind = tickKind(event);
-  const list = h("dl", { className: "dial-replay-fields" });
-  for (const [key, value] of fieldsOf(event)) {
-    const wire = (event.type === "sent" && key === "message") || (event.type === "reply" && key === "text");
-    /** @type {Node | string} */
-    let shownValue;
-    if (wire) shownValue = h("span", { className: "dial-replay-note" }, `${String(value).length.toLocaleString("en-US")} characters, shown whole below`);
-    else if (typeof value === "string") shownValue = summarise(value, FIELD_CHARS);
-    else if (value !== null && typeof value === "object") shownValue = jsonBlock(value);
-    else shownValue = JSON.stringify(value) ?? String(value);
-    list.append(h("dt", { className: "dial-mono" }, key), h("dd", { "data-dial-replay-field": key }, shownValue));
-  }
-  box.replaceChildren(
-    h("h3", { className: "dial-replay-heading" }, `Event ${step} `,
-      h("span", { className: `dial-replay-type dial-replay-kind-${kind}`, "data-dial-replay-type": String(event.type) }, String(event.type))),
-    h("p", { className: "dial-replay-about" }, aboutEvent(event)),
-    list);
-}
-
-/**
- * What the agent had received by this step: the latest sent message, exact.
- * @param {View} replay
- * @param {readonly TranscriptEvent[]} transcript
- * @param {number} step
- */
-function drawWire(replay, transcript, step) {
-  const sent = latestSent(transcript, step);
-  if (!sent) {
-    replay.wireBox.replaceChildren(heading("What the agent received"),
-      h("p", { className: "dial-replay-note" }, "Nothing sent to the agent yet."));
-    return;
-  }
-  const now = sent.index === step - 1;
-  replay.wireBox.replaceChildren(
-    heading("What the agent received", ` turn ${summarise(sent.turn, 12)} · event ${sent.index + 1}${now ? " · just sent" : ""}`),
-    ...exactText(sent.message, "data-dial-replay-wire"));
-  replay.wireBox.classList.toggle("dial-replay-fresh", now);
-}
-
-/**
- * The agent's raw reply, when the current event is one.
- * @param {View} replay
- * @param {TranscriptEvent | null} event
- */
-function drawReply(replay, event) {
-  const box = replay.replyBox;
-  box.hidden = !(event && event.type === "reply");
-  if (box.hidden || !event || event.type !== "reply") {
-    box.replaceChildren();
-    return;
-  }
-  const text = typeof event.text === "string" ? event.text : String(event.text ?? "");
-  box.replaceChildren(heading("The agent's reply, raw", ` turn ${summarise(event.turn, 12)}`), ...exactText(text, "data-dial-replay-raw"));
-  if (event.truncated) {
-    box.append(h("div", { className: "dial-replay-note" },
-      `The reply was ${Number(event.chars || 0).toLocaleString("en-US")} characters: the runtime kept only this much, and read none of it.`));
-  }
-}
-
-/**
- * What the agent had declared by this step (hidden when nothing).
- * @param {View} replay
- * @param {readonly TranscriptEvent[]} prefix
- */
-function drawContext(replay, prefix) {
-  const entries = contextOf(prefix);
-  replay.contextBox.hidden = entries.length === 0;
-  const list = h("dl", { className: "dial-replay-fields" });
-  for (const [key, value] of entries.slice(0, 100)) {
-    list.append(h("dt", { className: "dial-mono" }, key), h("dd", {}, summarise(value)));
-  }
-  replay.contextBox.replaceChildren(heading("Context the agent declared"), list);
-}
-
-export default { render };

@@ -3,7 +3,8 @@
 // proposal ("What it will do", above the card's buttons; made again for the person's edit),
 // the code of a proposal or of what ran (with Copy), the widget's whole script in the footer,
 // and Undo on a done card. The kernel says what a dry run found and what can be undone; this
-// only draws it and sends the person's clicks.
+// only draws it and sends the person's clicks. The code blocks, Copy and the collapsed parts
+// are code.js's; what a dry run, an edit and an undo word are (pure) is review-shapes.js's.
 //
 //   suggestion.dry_run ──▶ "What it will do": data frames' rows, columns, chips, a sample
 //                          before and after; any other domain's summary and effect as JSON
@@ -13,14 +14,22 @@
 //   trait undoable[id] true ──▶ Undo ──▶ {type: 'undo', id}, disabled until the transcript
 //                          changes; a reason ──▶ "Can't undo: …"
 //   outcome 'undone', event 'undo-failed' ──▶ items.js puts both on the card
-//   trait code ──▶ the footer's "All code" (shown on a click) and "Copy all code"
+//   trait code ──▶ the footer's "All code" (shown on a click) and "Copy all code" (code.js)
 //
 // Collapsed parts are a button with aria-expanded over a hidden region, not <details> (as the
 // context panel): no <details> is ever drawn, so a test can say agent text made none.
 
-import { button, h, jsonBlock, revealedNodes, uid } from "./dom.js";
+import { codeBlock, disclosure } from "./code.js";
+import { button, h, jsonBlock } from "./dom.js";
 import { tableOf } from "./inform.js";
-import { formatNumber, summarise } from "./text.js";
+import {
+  canonical, countChange, editedPayload, formatCount, isDryRun, isFramesEffect, shownDryRun, undoableOf,
+} from "./review-shapes.js";
+import { summarise } from "./text.js";
+
+// cards.js, log.js, view.js and the tests take these from here
+export { COPIED_MS, codeBlock, drawAllCode } from "./code.js";
+export { canonical, countChange, undoableOf } from "./review-shapes.js";
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").DryRun} DryRun */
@@ -36,204 +45,8 @@ import { formatNumber, summarise } from "./text.js";
 export const DRY_RUN_WAIT_MS = 300;
 /** Milliseconds to wait for the kernel's answer before saying the edit was not checked. */
 export const DRY_RUN_ANSWER_MS = 15000;
-/** How long a Copy button says "Copied". */
-export const COPIED_MS = 1500;
 /** Most chips of one kind (added, removed, …) shown; the rest are counted. */
 const CHIPS = 30;
-
-// ---- pure ------------------------------------------------------------------------------------
-
-/**
- * JSON with every object's keys sorted: two payloads are the same edit when these are equal
- * (the kernel's echo need not keep the order the form wrote).
- * @param {Json} value
- */
-export function canonical(value) {
-  return JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v)) ?? "";
-}
-
-/**
- * Whether `value` has the shape of a dry run ({ok: true, …} or {ok: false, error}).
- * @param {unknown} value
- * @returns {value is DryRun}
- */
-export function isDryRun(value) {
-  return Boolean(value) && typeof value === "object" && !Array.isArray(value)
-    && (/** @type {{ok?: unknown}} */ (value).ok === true || /** @type {{ok?: unknown}} */ (value).ok === false);
-}
-
-/**
- * The dry run a card shows: the proposal's, or the one asked for the person's edit of the
- * pending token (`edit`: none, checking, answered, unanswered).
- * @param {SuggestionItem} item
- * @param {DryRunAsk | undefined} asked
- * @returns {{result: DryRun | null, edit: 'none' | DryRunAsk['state']}}
- */
-export function shownDryRun(item, asked) {
-  const proposed = isDryRun(item.event.dry_run) ? item.event.dry_run : null;
-  const token = item.pending ? item.pending.token : null;
-  if (!asked || !token || asked.token !== token) return { result: proposed, edit: "none" };
-  return { result: asked.result ?? proposed, edit: asked.state };
-}
-
-/**
- * "200 → 64 rows", "6 columns" (unchanged), "4 rows (new)".
- * @param {Json} pair  [before, after]
- * @param {string} noun  'row' | 'column'
- * @returns {string | null}
- */
-export function countChange(pair, noun) {
-  if (!Array.isArray(pair) || pair.length !== 2) return null;
-  const [before, after] = pair;
-  const count = (/** @type {Json} */ n) => (typeof n === "number" ? formatCount(n) : null);
-  const plural = (/** @type {Json} */ n) => `${noun}${n === 1 ? "" : "s"}`;
-  if (count(after) === null) return null;
-  if (count(before) === null) return `${count(after)} ${plural(after)} (new)`;
-  if (before === after) return `${count(after)} ${plural(after)}`;
-  return `${count(before)} → ${count(after)} ${plural(after)}`;
-}
-
-/** @param {number} n */
-function formatCount(n) {
-  return Number.isInteger(n) ? n.toLocaleString("en-US") : formatNumber(n);
-}
-
-/**
- * Whether an effect is a data-frames one (drawn as rows, columns and chips).
- * @param {Json} effect
- */
-export function isFramesEffect(effect) {
-  return Boolean(effect) && typeof effect === "object" && !Array.isArray(effect)
-    && (Array.isArray(effect.rows) || Array.isArray(effect.columns))
-    && ("frame" in effect || "into" in effect);
-}
-
-/**
- * The payload of the person's edit, or undefined while it does not parse (JSON that is not
- * JSON, a form field the form refused).
- * @param {Draft} draft
- * @returns {Json | undefined}
- */
-export function editedPayload(draft) {
-  if (draft.view === "json" && draft.json !== null) {
-    try {
-      return JSON.parse(draft.json);
-    } catch {
-      return undefined;
-    }
-  }
-  return draft.local.size ? undefined : draft.value;
-}
-
-/**
- * The `undoable` trait's word for suggestion `id`: true, a reason, or null (nothing said).
- * @param {Model} model
- * @param {string} id
- * @returns {true | string | null}
- */
-export function undoableOf(model, id) {
-  const all = model.get("undoable");
-  if (!all || typeof all !== "object" || Array.isArray(all) || !Object.hasOwn(all, id)) return null;
-  const word = all[id];
-  if (word === true) return true;
-  return typeof word === "string" && word.trim() ? word : null;
-}
-
-// ---- collapsed parts and Copy ------------------------------------------------------------------
-
-/**
- * A toggle over a hidden region; whether it is open is kept in view.disclosed under `key`.
- * @param {ViewState} view
- * @param {string} key
- * @param {import("./dom.js").Children} label
- * @param {import("./dom.js").Children} body
- * @param {string} name  its data-dial-toggle
- */
-function disclosure(view, key, label, body, name) {
-  const region = h("div", { className: "dial-disclosed", id: uid("more") }, body);
-  const toggle = h("button", {
-    type: "button", className: "dial-disclose", "data-dial-toggle": name,
-    "aria-controls": region.id,
-  }, label);
-  const show = (/** @type {boolean} */ open) => {
-    region.hidden = !open;
-    toggle.setAttribute("aria-expanded", String(open));
-    if (open) view.disclosed.add(key);
-    else view.disclosed.delete(key);
-  };
-  show(view.disclosed.has(key));
-  toggle.addEventListener("click", () => show(region.hidden));
-  return { toggle, region, show };
-}
-
-/** @type {WeakMap<HTMLElement, ReturnType<typeof setTimeout>>} a Copy button's "Copied" */
-const copiedTimers = new WeakMap();
-
-/**
- * Put `text` on the clipboard; where that is not allowed, select `node`'s text for the person
- * to copy (and try the old copy command). The button says which happened, briefly.
- * @param {string} text
- * @param {HTMLElement} node  the text as shown
- * @param {HTMLElement} control  the button
- * @param {() => void} reveal  opens the region `node` is in
- * @param {string} label  the button's own label, put back after a moment
- * @returns {Promise<boolean>} whether the text was copied
- */
-export async function copyText(text, node, control, reveal, label) {
-  let copied = false;
-  try {
-    if (typeof navigator !== "undefined" && navigator.clipboard && navigator.clipboard.writeText) {
-      await navigator.clipboard.writeText(text);
-      copied = true;
-    }
-  } catch {
-    copied = false; // not allowed here (no permission, not a secure page): select it instead
-  }
-  if (!copied) {
-    reveal();
-    const selection = typeof getSelection === "function" ? getSelection() : null;
-    if (selection) {
-      selection.removeAllRanges();
-      selection.selectAllChildren(node);
-    }
-    try {
-      copied = Boolean(document.execCommand && document.execCommand("copy"));
-    } catch {
-      copied = false;
-    }
-  }
-  const mac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(String(navigator.userAgent || ""));
-  control.textContent = copied ? "Copied" : `Selected: press ${mac ? "⌘C" : "Ctrl+C"}`;
-  control.setAttribute("data-dial-copied", copied ? "copied" : "selected");
-  clearTimeout(copiedTimers.get(control));
-  copiedTimers.set(control, setTimeout(() => {
-    control.textContent = label;
-    control.removeAttribute("data-dial-copied");
-  }, COPIED_MS));
-  return copied;
-}
-
-/**
- * Code, collapsed under "Code" with its line count, and Copy (which copies it collapsed too).
- * Hidden characters are shown by name; Copy copies the code exactly.
- * @param {ViewState} view
- * @param {string} key  where its open state is kept
- * @param {string} code
- * @param {{label?: string, action?: string, copyLabel?: string}} [options]
- */
-export function codeBlock(view, key, code, { label = "Code", action = "copy-code", copyLabel = "Copy" } = {}) {
-  const text = h("code", {}, revealedNodes(code));
-  const lines = code.split("\n").length;
-  const { toggle, region, show } = disclosure(view, key,
-    [label, h("span", { className: "dial-code-lines" }, ` · ${lines} line${lines === 1 ? "" : "s"}`)],
-    h("pre", { className: "dial-code dial-code-shown", dir: "ltr" }, text), "code");
-  const copy = /** @type {HTMLButtonElement} */ (button(copyLabel, action,
-    () => void copyText(code, text, copy, () => show(true), copyLabel),
-    { kind: "dial-copy", aria: `${copyLabel}: ${label.toLowerCase()} to the clipboard` }));
-  return h("div", { className: "dial-code-block", "data-dial-code": "" },
-    h("div", { className: "dial-code-bar" }, toggle, copy), region);
-}
 
 // ---- What it will do ---------------------------------------------------------------------------
 
@@ -520,25 +333,4 @@ export function undoPart(view, item, preview) {
     nodes.push(h("div", { className: "dial-undo-no", "data-dial-undo-no": "" }, `Can't undo: ${summarise(word, 300)}`));
   }
   return nodes;
-}
-
-// ---- the widget's whole script -------------------------------------------------------------------
-
-/** @type {WeakMap<HTMLElement, string>} the code each footer shows */
-const drawnCode = new WeakMap();
-
-/**
- * The footer's "All code" (collapsed) and "Copy all code", from the `code` trait; nothing
- * while it is empty. Redrawn only when the code changes.
- * @param {ViewState} view
- * @param {HTMLElement} box
- */
-export function drawAllCode(view, box) {
-  const raw = view.model.get("code");
-  const code = typeof raw === "string" ? raw : "";
-  if (drawnCode.get(box) === code) return;
-  drawnCode.set(box, code);
-  box.hidden = !code.trim();
-  box.replaceChildren(...(code.trim() ? [codeBlock(view, "all-code", code,
-    { label: "All code", action: "copy-all-code", copyLabel: "Copy all code" })] : []));
 }

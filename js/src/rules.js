@@ -1,441 +1,44 @@
 // @ts-check
-// "Always allow like this…": on a waiting card the kernel marked `allowable`, an editor that
-// makes a rule from the card's payload — one row per top-level field (exactly this value, any
-// value of its type, a range for a number, a pattern for a string), or the schema written by
-// hand — with its scope; it asks the kernel what the schema would have accepted, and saves the
-// rule (which accepts the card). The kernel decides what a rule is and what it matches; this
-// only derives a schema, shows the kernel's answer and sends the person's clicks.
+// "Always allow like this…", drawn: on a waiting card the kernel marked `allowable`, an editor
+// that makes a rule from the card's payload — one row per top-level field (exactly this value,
+// any value of its type, a range for a number, a pattern for a string), or the schema written
+// by hand — with its scope; the kernel's check of the schema (what it would have accepted), and
+// Save (which accepts the card). The kernel decides what a rule is and what it matches; the
+// editor only derives a schema, shows the kernel's answer and sends the person's clicks.
 //
-//   allow-rule ──▶ view.rules[id] opened (the fields' schema derived from the payload)
-//   each change ──(RULE_DRAFT_WAIT_MS)──▶ {type: 'rule-draft', token, schema}
-//   {type: 'rule-draft', token, schema, error, matches, total, card} ──▶ the live check, for
-//                 that very schema only (an answer for another schema or token is dropped)
-//   save-rule  ──▶ {type: 'allow', token, schema, scope}
-//   {type: 'allow', token, rule, error} ──▶ the error in the editor (Save works again), or the
-//                 editor closed: the kernel resolves the card (pending clears, the outcome
-//                 comes with `rule`); a rule this card does not match is said on the card
+//   rules-schema.js    the schema the rows make (pure)
+//   rules-state.js     the editor's state per card, and what it sends (rule-draft, allow)
+//   rules-messages.js  the kernel's answers (the check, Save's outcome)
+//   rules.js           the editor drawn, and what cards.js and view.js use of the four
 //
 // The field rows: data-dial-rule-field=<pointer> ('/text'; '' for a payload that is no object);
 // its choices data-dial-action=rule-field-exact | -any | -range | -pattern with
 // data-dial-field=<pointer>; the inputs data-dial-rule-min | -max | -pattern = <pointer>.
 
-import { canonical } from "./review.js";
 import { h, uid } from "./dom.js";
-import { focusAfterDecision } from "./focus.js";
-import { jsonPointer, summarise } from "./text.js";
+import { initialField, kindsFor, ruleFields, ruleSchemaOf, valueType } from "./rules-schema.js";
+import { canSave, closeRuleEditor, ruleChanged, ruleEditFor, saveRule } from "./rules-state.js";
+import { summarise } from "./text.js";
+
+export { allowable } from "./rules-schema.js";
+export { RULE_DRAFT_WAIT_MS, openRuleEditor } from "./rules-state.js";
+export { listenForRules } from "./rules-messages.js";
 
 /** @typedef {import("./contract.js").Json} Json */
-/** @typedef {import("./contract.js").Model} Model */
-/** @typedef {import("./contract.js").RuleDraftResultMessage} RuleDraftResultMessage */
-/** @typedef {import("./contract.js").AllowResultMessage} AllowResultMessage */
-/** @typedef {import("./contract.js").SuggestionEvent} SuggestionEvent */
 /** @typedef {import("./items.js").SuggestionItem} SuggestionItem */
 /** @typedef {import("./state.js").ViewState} ViewState */
 /** @typedef {import("./state.js").RuleEdit} RuleEdit */
 /** @typedef {import("./state.js").FieldRule} FieldRule */
-/** @typedef {'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null'} ValueType */
-/** @typedef {{schema: Json, error?: undefined, field?: undefined} | {error: string, field: string | null, schema?: undefined}} SchemaResult */
-
-/** Milliseconds a change in the rule editor rests before the kernel is asked about it. */
-export const RULE_DRAFT_WAIT_MS = 200;
-
-// ---- pure: the schema a rule's fields make ----------------------------------------------------
+/** @typedef {import("./rules-schema.js").SchemaResult} SchemaResult */
 
 /**
- * The JSON Schema type of a value: 'integer' for a whole number, 'number' for any other.
- * @param {Json} value
- * @returns {ValueType}
+ * The editor's parts that follow its state (syncEditor).
+ * @typedef {{
+ *   overridden: HTMLElement, fields: HTMLElement, region: HTMLElement, area: HTMLTextAreaElement,
+ *   jsonError: HTMLElement, toggle: HTMLElement, check: HTMLElement, saveError: HTMLElement,
+ *   save: HTMLButtonElement,
+ * }} EditorParts
  */
-export function valueType(value) {
-  if (value === null || value === undefined) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  if (typeof value === "string") return "string";
-  if (typeof value === "boolean") return "boolean";
-  return "object";
-}
-
-/**
- * Text as a regular expression that matches it literally ('a.b' -> 'a\.b').
- * @param {string} text
- */
-export function regexEscape(text) {
-  return String(text).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-}
-
-/**
- * The choices a field offers: exactly, any (of its type), and a range for a number, a pattern
- * for a string.
- * @param {Json} value
- * @returns {FieldRule['kind'][]}
- */
-export function kindsFor(value) {
-  const type = valueType(value);
-  return ["exact", "any", ...(type === "integer" || type === "number" ? /** @type {const} */ (["range"]) : []),
-    ...(type === "string" ? /** @type {const} */ (["pattern"]) : [])];
-}
-
-/**
- * A field's rule at first: exactly its value; the range and the pattern pre-filled from it.
- * @param {Json} value
- * @returns {FieldRule}
- */
-export function initialField(value) {
-  const number = typeof value === "number";
-  return {
-    kind: "exact", min: number ? String(value) : "", max: number ? String(value) : "",
-    pattern: typeof value === "string" ? `^${regexEscape(value)}$` : "",
-  };
-}
-
-/**
- * @param {Json} value
- * @returns {value is {[key: string]: Json}}
- */
-function isObject(value) {
-  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
-}
-
-/**
- * The rows of a rule: each top-level field of an object payload, else the whole value ('').
- * @param {Json} payload
- * @returns {{pointer: string, name: string, value: Json}[]}
- */
-export function ruleFields(payload) {
-  if (isObject(payload)) return Object.entries(payload).map(([name, value]) => ({ pointer: jsonPointer([name]), name, value }));
-  return [{ pointer: "", name: "", value: payload ?? null }];
-}
-
-/**
- * One field's schema as its rule says, or why there is none (a bound that is no number).
- * @param {Json} value
- * @param {FieldRule} rule
- * @returns {{schema: {[key: string]: Json}} | {error: string}}
- */
-export function fieldSchema(value, rule) {
-  const type = valueType(value);
-  if (rule.kind === "any") return { schema: { type } };
-  if (rule.kind === "range" && (type === "integer" || type === "number")) {
-    /** @type {{[key: string]: Json}} */
-    const schema = { type };
-    for (const [key, raw, label] of /** @type {const} */ ([["minimum", rule.min, "From"], ["maximum", rule.max, "To"]])) {
-      const text = String(raw ?? "").trim();
-      if (text === "") continue; // no bound on that side
-      const bound = Number(text);
-      if (!Number.isFinite(bound)) return { error: `${label} is not a number.` };
-      schema[key] = bound;
-    }
-    if (typeof schema.minimum === "number" && typeof schema.maximum === "number" && schema.minimum > schema.maximum) {
-      return { error: "From is above To: no value is in that range." };
-    }
-    return { schema };
-  }
-  if (rule.kind === "pattern" && type === "string") return { schema: { type: "string", pattern: String(rule.pattern ?? "") } };
-  return { schema: { const: value } };
-}
-
-/**
- * The schema the rows make: for an object payload, an object of exactly those fields (each as
- * its rule says); for any other payload, the one field's schema. A field whose rule is not
- * given is exactly its value.
- * @param {Json} payload
- * @param {Map<string, FieldRule>} fields  pointer -> rule
- * @returns {SchemaResult}
- */
-export function fieldsSchema(payload, fields) {
-  const rows = ruleFields(payload);
-  if (!isObject(payload)) {
-    const one = fieldSchema(rows[0].value, fields.get("") ?? initialField(rows[0].value));
-    return "error" in one ? { error: one.error, field: "" } : { schema: one.schema };
-  }
-  /** @type {[string, Json][]} */
-  const entries = [];
-  for (const row of rows) {
-    const one = fieldSchema(row.value, fields.get(row.pointer) ?? initialField(row.value));
-    if ("error" in one) return { error: one.error, field: row.pointer };
-    entries.push([row.name, one.schema]);
-  }
-  // own properties whatever the agent named its fields: `__proto__` included (an assignment
-  // would set the prototype, leaving that field out of the rule)
-  const properties = Object.fromEntries(entries);
-  return { schema: { type: "object", properties, required: rows.map((row) => row.name), additionalProperties: false } };
-}
-
-/**
- * The schema a rule starts with: every field exactly as it is.
- * @param {Json} payload
- */
-export function derivedSchema(payload) {
-  return /** @type {{schema: Json}} */ (fieldsSchema(payload, new Map())).schema;
-}
-
-/**
- * The schema the editor holds now: the hand-written one when there is one (or why it does not
- * parse), else the rows'.
- * @param {RuleEdit} rule
- * @returns {SchemaResult}
- */
-export function ruleSchemaOf(rule) {
-  if (rule.json !== null) {
-    try {
-      return { schema: JSON.parse(rule.json) };
-    } catch (error) {
-      return { error: `That is not valid JSON: ${/** @type {Error} */ (error).message}`, field: null };
-    }
-  }
-  return fieldsSchema(rule.payload, rule.fields);
-}
-
-/**
- * Whether a card may get "Always allow like this…": the kernel said so, and it is no execute
- * block, no destructive card, nor one a rule already accepted.
- * @param {SuggestionEvent} event
- */
-export function allowable(event) {
-  return event.allowable === true && event.kind !== "execute" && !event.destructive && !event.rule;
-}
-
-// ---- the editor's state ---------------------------------------------------------------------
-
-/**
- * The card's payload now: the pending one, else the proposed one.
- * @param {SuggestionItem} item
- * @returns {Json}
- */
-function payloadOf(item) {
-  const payload = item.pending && item.pending.payload !== undefined ? item.pending.payload : item.event.payload;
-  return payload === undefined ? null : payload;
-}
-
-/**
- * The card's rule editor, made (closed, every field exactly) the first time.
- * @param {ViewState} view
- * @param {SuggestionItem} item
- * @returns {RuleEdit}
- */
-export function ruleEditFor(view, item) {
-  const id = String(item.event.id);
-  let rule = view.rules.get(id);
-  if (!rule) {
-    rule = {
-      open: false, payload: null, fields: new Map(), json: null, jsonOpen: false, scope: "conversation",
-      token: item.pending ? String(item.pending.token) : "", sig: null, answer: null, timer: null,
-      saving: false, saveError: null, saved: null, sync: null,
-    };
-    derive(rule, payloadOf(item));
-    view.rules.set(id, rule);
-  }
-  return rule;
-}
-
-/**
- * Start the rows again from `payload`: every field exactly its value.
- * @param {RuleEdit} rule
- * @param {Json} payload
- */
-function derive(rule, payload) {
-  rule.payload = structuredClone(payload);
-  rule.fields = new Map(ruleFields(rule.payload).map((row) => [row.pointer, initialField(row.value)]));
-  rule.json = null;
-}
-
-/**
- * The decide token waiting for card `id` now, or null.
- * @param {ViewState} view
- * @param {string} id
- */
-function tokenFor(view, id) {
-  const pending = /** @type {{kind?: string, id?: string, token?: string}} */ (view.model.get("pending") || {});
-  return pending.kind === "decide" && String(pending.id) === id && pending.token ? String(pending.token) : null;
-}
-
-/**
- * Open the card's rule editor (its rows derived again if the payload changed since), focus its
- * first choice, and ask the kernel about the schema.
- * @param {ViewState} view
- * @param {SuggestionItem} item
- */
-export function openRuleEditor(view, item) {
-  const rule = ruleEditFor(view, item);
-  if (canonical(payloadOf(item)) !== canonical(rule.payload)) derive(rule, payloadOf(item));
-  rule.open = true;
-  rule.saving = false;
-  rule.saveError = null;
-  rule.saved = null;
-  rule.sig = null; // ask again: the conversation may have more proposals since
-  rule.answer = null;
-  view.refresh(item, { focusSelector: "[data-dial-rule-editor] [aria-pressed=true]" });
-  ruleChanged(view, String(item.event.id), rule);
-}
-
-/**
- * Close the editor (what was chosen is kept for next time); focus goes back to its button.
- * @param {ViewState} view
- * @param {SuggestionItem} item
- */
-function closeRuleEditor(view, item) {
-  const rule = ruleEditFor(view, item);
-  rule.open = false;
-  if (rule.timer) clearTimeout(rule.timer);
-  rule.timer = null;
-  view.refresh(item, { focusAction: "allow-rule" });
-}
-
-/**
- * After a change: the schema now; if it is not the one checked, the check is asked for once
- * the change has rested (nothing is asked while it does not parse). The live parts redrawn.
- * @param {ViewState} view
- * @param {string} id
- * @param {RuleEdit} rule
- */
-export function ruleChanged(view, id, rule) {
-  const token = tokenFor(view, id) ?? "";
-  if (token !== rule.token) {
-    rule.token = token; // a new decision is waiting (the old one's answers are no use)
-    rule.sig = null;
-    rule.answer = null;
-  }
-  const result = ruleSchemaOf(rule);
-  const sig = result.error === undefined ? canonical(result.schema) : null;
-  if (sig !== rule.sig) {
-    rule.sig = sig;
-    if (rule.answer && (rule.answer.token !== rule.token || canonical(rule.answer.schema) !== sig)) rule.answer = null;
-    if (rule.timer) clearTimeout(rule.timer);
-    rule.timer = null;
-    if (sig !== null && !rule.answer) rule.timer = setTimeout(() => askRule(view, id, rule, sig), RULE_DRAFT_WAIT_MS);
-  }
-  rule.sync?.();
-}
-
-/**
- * Ask the kernel about the schema, if it is still the editor's and its token still waits.
- * @param {ViewState} view
- * @param {string} id
- * @param {RuleEdit} rule
- * @param {string} sig
- */
-function askRule(view, id, rule, sig) {
-  rule.timer = null;
-  if (!rule.open || rule.sig !== sig || view.rules.get(id) !== rule) return;
-  const token = tokenFor(view, id);
-  const result = ruleSchemaOf(rule);
-  if (!token || token !== rule.token || result.error !== undefined) return;
-  view.model.send({ type: "rule-draft", token, schema: result.schema });
-}
-
-/**
- * Whether Save may be clicked: the schema parses, the kernel's answer for this very schema has
- * come and has no error, and no Save is waiting for its answer.
- * @param {RuleEdit} rule
- */
-export function canSave(rule) {
-  return Boolean(rule.open && !rule.saving && rule.sig !== null && rule.answer && !rule.answer.error
-    && rule.answer.token === rule.token && canonical(rule.answer.schema) === rule.sig);
-}
-
-/**
- * Save: {type: 'allow', token, schema, scope}; Save is disabled until the kernel answers.
- * @param {ViewState} view
- * @param {string} id
- * @param {RuleEdit} rule
- */
-function saveRule(view, id, rule) {
-  const result = ruleSchemaOf(rule);
-  const token = tokenFor(view, id);
-  if (!canSave(rule) || result.error !== undefined || !token || token !== rule.token) return;
-  rule.saving = true;
-  rule.saveError = null;
-  view.model.send({ type: "allow", token, schema: result.schema, scope: rule.scope });
-  rule.sync?.();
-}
-
-// ---- the kernel's answers --------------------------------------------------------------------
-
-/**
- * The kernel's check of a schema: kept by the open editor whose token it is and whose schema
- * now is that very one (compared as canonical JSON); any other answer is dropped.
- * @param {ViewState} view
- * @param {RuleDraftResultMessage} message
- * @returns {boolean} whether an editor took it
- */
-export function ruleDraftAnswered(view, message) {
-  if (!message || typeof message !== "object") return false;
-  const token = String(message.token);
-  const sig = canonical(message.schema);
-  for (const rule of view.rules.values()) {
-    if (!rule.open || rule.token !== token || rule.sig === null || rule.sig !== sig) continue;
-    rule.answer = {
-      type: "rule-draft", token, schema: message.schema,
-      error: typeof message.error === "string" && message.error.trim() ? message.error : null,
-      matches: Array.isArray(message.matches)
-        ? message.matches.filter((m) => m && typeof m === "object").slice(0, 20) : [],
-      total: Number.isFinite(Number(message.total)) ? Number(message.total) : 0,
-      card: message.card !== false,
-    };
-    if (rule.timer) clearTimeout(rule.timer);
-    rule.timer = null;
-    rule.sync?.();
-    return true;
-  }
-  return false;
-}
-
-/**
- * The kernel's answer to Save: its error, said in the editor (Save works again); or the rule's
- * id: the editor closes (the kernel resolves the card), and if the card does not match the
- * rule, the card says it was saved and still waits.
- * @param {ViewState} view
- * @param {AllowResultMessage} message
- * @returns {boolean} whether an editor took it
- */
-export function allowAnswered(view, message) {
-  if (!message || typeof message !== "object") return false;
-  const token = String(message.token);
-  for (const [id, rule] of view.rules) {
-    if (!rule.saving || rule.token !== token) continue;
-    rule.saving = false;
-    const saved = typeof message.rule === "string" && message.rule ? message.rule : null;
-    const error = typeof message.error === "string" && message.error.trim() ? message.error : null;
-    if (error || !saved) {
-      rule.saveError = error || "The rule was not saved (the kernel did not say why).";
-      rule.sync?.();
-      return true;
-    }
-    rule.open = false;
-    rule.saveError = null;
-    const matched = typeof message.card === "boolean" ? message.card : !(rule.answer && rule.answer.card === false);
-    rule.saved = matched ? null : saved;
-    if (rule.timer) clearTimeout(rule.timer);
-    rule.timer = null;
-    for (const entry of view.nodes.values()) {
-      const item = entry.item;
-      if (item.kind === "suggestion" && String(item.event.id) === id && item.pending) {
-        view.refresh(item, { focusAction: "allow-rule" });
-        if (matched) focusAfterDecision(view.nodes.get(item.key)?.node); // the rule accepts the card
-      }
-    }
-    return true;
-  }
-  return false;
-}
-
-/**
- * Listen for the kernel's rule-draft and allow answers.
- * @param {Model} connected
- * @param {ViewState} view
- * @returns {() => void} stop listening
- */
-export function listenForRules(connected, view) {
-  const onMessage = (/** @type {{type?: string} | undefined} */ message) => {
-    if (!message) return;
-    if (message.type === "rule-draft") ruleDraftAnswered(view, /** @type {RuleDraftResultMessage} */ (message));
-    else if (message.type === "allow") allowAnswered(view, /** @type {AllowResultMessage} */ (message));
-  };
-  connected.on("msg:custom", onMessage);
-  return () => connected.off("msg:custom", onMessage);
-}
-
-// ---- drawn -------------------------------------------------------------------------------------
 
 /** @type {{[type: string]: string}} */
 const ANY_LABEL = {
@@ -508,7 +111,42 @@ export function ruleEditor(view, item) {
     h("div", { className: "dial-note" },
       `From now on, a proposal of ${action} that matches is accepted without asking you. How may each field differ?`));
 
-  // the rows, and what says they are overridden by a hand-written schema
+  /** @type {EditorParts} */
+  const parts = {
+    ...fieldsPart(view, item, rule, changed),
+    ...schemaPart(rule, changed, () => sync()),
+    check: h("div", { className: "dial-rule-check", role: "status", "aria-live": "polite", "data-dial-rule-check": "checking" }),
+    saveError: h("div", { className: "dial-rule-error", role: "alert", "data-dial-rule-error": "" }),
+    save: /** @type {HTMLButtonElement} */ (h("button", {
+      type: "button", className: "dial-button dial-primary", "data-dial-action": "save-rule",
+      onClick: () => saveRule(view, id, rule),
+    }, "Save rule and accept")),
+  };
+  const scope = scopePart(rule);
+  const cancel = h("button", {
+    type: "button", className: "dial-button", "data-dial-action": "cancel-rule", onClick: () => closeRuleEditor(view, item),
+  }, "Cancel");
+
+  box.append(parts.overridden, parts.fields, h("div", { className: "dial-rule-json" }, parts.toggle, parts.region), scope,
+    parts.check, parts.saveError, h("div", { className: "dial-buttons" }, parts.save, cancel));
+
+  /** The parts that follow the state: redrawn in place, what is being typed is left alone. */
+  const sync = () => syncEditor(parts, rule, action);
+  rule.sync = sync;
+  sync();
+  if (item.pending && String(item.pending.token) !== rule.token) changed(); // a new token: ask again
+  return box;
+}
+
+/**
+ * The editor's rows, and what says they are overridden by a hand-written schema (with the way
+ * back to them).
+ * @param {ViewState} view
+ * @param {SuggestionItem} item
+ * @param {RuleEdit} rule
+ * @param {() => void} changed
+ */
+function fieldsPart(view, item, rule, changed) {
   const back = h("button", {
     type: "button", className: "dial-button dial-link", "data-dial-action": "rule-schema-reset",
     onClick: () => {
@@ -521,13 +159,22 @@ export function ruleEditor(view, item) {
     "The schema written by hand below is the one used; these choices are not.", " ", back);
   const fields = h("div", { className: "dial-rule-fields", role: "group", "aria-label": "How each field may differ" });
   for (const row of ruleFields(rule.payload)) fields.append(fieldRow(view, item, rule, row, changed));
+  return { overridden, fields };
+}
 
-  // the schema as JSON, collapsed
+/**
+ * The schema as JSON, collapsed: the textarea (typing in it makes the hand-written schema the
+ * rule's), its error, and the button that shows it.
+ * @param {RuleEdit} rule
+ * @param {() => void} changed
+ * @param {() => void} sync  redraws the editor's live parts
+ */
+function schemaPart(rule, changed, sync) {
   const region = h("div", { className: "dial-rule-schema", id: uid("rule-schema") });
-  const area = h("textarea", {
+  const area = /** @type {HTMLTextAreaElement} */ (h("textarea", {
     className: "dial-input dial-mono dial-json", "data-dial-rule-schema": "", "aria-label": "The rule's JSON Schema",
     spellcheck: "false", rows: "8",
-  });
+  }));
   const first = ruleSchemaOf(rule);
   area.value = rule.json !== null ? rule.json : first.error === undefined ? pretty(first.schema) : "";
   area.addEventListener("input", () => {
@@ -547,10 +194,16 @@ export function ruleEditor(view, item) {
       sync();
     },
   }, "Schema (JSON)");
+  return { region, area, jsonError, toggle };
+}
 
-  // the scope
+/**
+ * The scope: this conversation or this notebook.
+ * @param {RuleEdit} rule
+ */
+function scopePart(rule) {
   const name = uid("rule-scope");
-  const scope = h("fieldset", { className: "dial-rule-scope" }, h("legend", {}, "Applies to"),
+  return h("fieldset", { className: "dial-rule-scope" }, h("legend", {}, "Applies to"),
     ...(/** @type {const} */ ([["conversation", "This conversation"], ["notebook", "This notebook"]])).map(([value, label]) => {
       const choose = () => { rule.scope = value; };
       return h("label", { className: "dial-check-row" },
@@ -559,55 +212,46 @@ export function ruleEditor(view, item) {
           onClick: choose, onChange: choose,
         }), label);
     }));
+}
 
-  const check = h("div", { className: "dial-rule-check", role: "status", "aria-live": "polite", "data-dial-rule-check": "checking" });
-  const saveError = h("div", { className: "dial-rule-error", role: "alert", "data-dial-rule-error": "" });
-  const save = /** @type {HTMLButtonElement} */ (h("button", {
-    type: "button", className: "dial-button dial-primary", "data-dial-action": "save-rule",
-    onClick: () => saveRule(view, id, rule),
-  }, "Save rule and accept"));
-  const cancel = h("button", {
-    type: "button", className: "dial-button", "data-dial-action": "cancel-rule", onClick: () => closeRuleEditor(view, item),
-  }, "Cancel");
-
-  box.append(overridden, fields, h("div", { className: "dial-rule-json" }, toggle, region), scope, check, saveError,
-    h("div", { className: "dial-buttons" }, save, cancel));
-
-  /** The parts that follow the state: redrawn in place, what is being typed is left alone. */
-  function sync() {
-    const result = ruleSchemaOf(rule);
-    const hand = rule.json !== null;
-    overridden.hidden = !hand;
-    fields.classList.toggle("dial-rule-fields-overridden", hand);
-    fields.querySelectorAll("button, input").forEach((node) => {
-      /** @type {HTMLButtonElement} */ (node).disabled = hand;
-    });
-    fields.querySelectorAll("[data-dial-rule-field-error]").forEach((node) => {
-      const mine = !hand && result.error !== undefined && result.field === node.getAttribute("data-dial-rule-field-error");
-      node.textContent = mine ? String(result.error) : "";
-      /** @type {HTMLElement} */ (node).hidden = !mine;
-    });
-    if (!hand && result.error === undefined && document.activeElement !== area) area.value = pretty(result.schema);
-    const jsonWrong = hand && result.error !== undefined;
-    jsonError.textContent = jsonWrong ? String(result.error) : "";
-    jsonError.hidden = !jsonWrong;
-    if (jsonWrong) area.setAttribute("aria-invalid", "true");
-    else area.removeAttribute("aria-invalid");
-    if (jsonWrong && !rule.jsonOpen) { // the error is in the box: show it
-      rule.jsonOpen = true;
-      region.hidden = false;
-      toggle.setAttribute("aria-expanded", "true");
-    }
-    drawCheck(check, rule, result, action);
-    save.disabled = !canSave(rule);
-    save.textContent = rule.saving ? "Saving…" : rule.answer && rule.answer.card === false ? "Save rule" : "Save rule and accept";
-    saveError.textContent = rule.saveError || "";
-    saveError.hidden = !rule.saveError;
+/**
+ * The editor's live parts as the state says: the rows enabled unless a hand-written schema
+ * overrides them, each row's error, the JSON (unless it is being typed) and its error, the
+ * kernel's check, Save.
+ * @param {EditorParts} parts
+ * @param {RuleEdit} rule
+ * @param {string} action
+ */
+function syncEditor(parts, rule, action) {
+  const { overridden, fields, area, jsonError, region, toggle, check, save, saveError } = parts;
+  const result = ruleSchemaOf(rule);
+  const hand = rule.json !== null;
+  overridden.hidden = !hand;
+  fields.classList.toggle("dial-rule-fields-overridden", hand);
+  fields.querySelectorAll("button, input").forEach((node) => {
+    /** @type {HTMLButtonElement} */ (node).disabled = hand;
+  });
+  fields.querySelectorAll("[data-dial-rule-field-error]").forEach((node) => {
+    const mine = !hand && result.error !== undefined && result.field === node.getAttribute("data-dial-rule-field-error");
+    node.textContent = mine ? String(result.error) : "";
+    /** @type {HTMLElement} */ (node).hidden = !mine;
+  });
+  if (!hand && result.error === undefined && document.activeElement !== area) area.value = pretty(result.schema);
+  const jsonWrong = hand && result.error !== undefined;
+  jsonError.textContent = jsonWrong ? String(result.error) : "";
+  jsonError.hidden = !jsonWrong;
+  if (jsonWrong) area.setAttribute("aria-invalid", "true");
+  else area.removeAttribute("aria-invalid");
+  if (jsonWrong && !rule.jsonOpen) { // the error is in the box: show it
+    rule.jsonOpen = true;
+    region.hidden = false;
+    toggle.setAttribute("aria-expanded", "true");
   }
-  rule.sync = sync;
-  sync();
-  if (item.pending && String(item.pending.token) !== rule.token) changed(); // a new token: ask again
-  return box;
+  drawCheck(check, rule, result, action);
+  save.disabled = !canSave(rule);
+  save.textContent = rule.saving ? "Saving…" : rule.answer && rule.answer.card === false ? "Save rule" : "Save rule and accept";
+  saveError.textContent = rule.saveError || "";
+  saveError.hidden = !rule.saveError;
 }
 
 /**

@@ -1,9 +1,34 @@
 // @ts-check
 // Text and URL helpers, pure (no DOM): which URLs the page may load, the characters a person
 // cannot see, field paths (and JSON Pointers), labels, summaries and numbers as the cards write
-// them.
+// them; and the words every renderer shows (status labels, outcome lines, notes), from the one
+// file the static copy and the export read too (dial_notebook/widget/wordings.json, bundled in).
+
+import WORDINGS from "../../dial_notebook/widget/wordings.json" with { type: "json" };
 
 export const SUMMARY_CHARS = 240;
+
+/**
+ * A status as a card's or a step's chip says it: 'done' -> 'Done'.
+ * @type {{[status: string]: string}}
+ */
+export const STATUS_LABEL = WORDINGS.status;
+
+/** @typedef {keyof typeof WORDINGS.words} WordKey */
+
+/**
+ * The sentence `key` as the widget says it (its own wording where the static copy's differs),
+ * each `{name}` replaced by `values[name]` as it is: words("turn-limit", {turns: 8}) ->
+ * 'Stopped after 8 turns (turn limit).'
+ * @param {WordKey} key
+ * @param {{[name: string]: unknown}} [values]
+ */
+export function words(key, values = {}) {
+  /** @type {string | {widget: string, copy: string}} */
+  const wording = WORDINGS.words[key];
+  const template = typeof wording === "string" ? wording : wording.widget;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
 
 /**
  * A URL the page may load, or null: http(s) always, data: only for raster images.

@@ -12,7 +12,7 @@
 //   rule-draft / allow message ──▶ a card's rule editor (rules.js)
 //   a card's "Accepted by rule r1" ──▶ view.showRule: the rules panel opened at r1 (rules-panel.js)
 //   an appended reply / no-reply / stopped / error ──▶ the bubble goes (the log shows the reply)
-//   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()
+//   comm_live_update ──▶ {type: 'ping', id} ──▶ a pong within PING_MS, or disconnect()  (link.js)
 //   a send that throws ──▶ disconnect()
 //
 // What a screen reader hears: the log is not live (its entries are redrawn in place); the
@@ -23,31 +23,25 @@
 // and what the agent is doing; the view draws it and sends the person's clicks.
 
 import { agentSignal, contextOf, itemsOf } from "./items.js";
-import { button, h, redrawOnChange, uid } from "./dom.js";
+import { button, h, redrawOnChange } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
 import { announcer } from "./announce.js";
+import { disableAll, disconnect, linked, probe } from "./link.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
 import { drawAllCode, listenForDryRuns } from "./review.js";
 import { listenForRules } from "./rules.js";
-import { rulesArea } from "./rules-panel.js";
+import { rulesArea, untrustedOf } from "./rules-panel.js";
 import { viewState } from "./state.js";
 import { summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").Json} Json */
-/** @typedef {import("./contract.js").PongMessage} PongMessage */
 /** @typedef {import("./contract.js").AppendMessage} AppendMessage */
 /** @typedef {import("./contract.js").ProgressMessage} ProgressMessage */
 /** @typedef {import("./live.js").Stream} Stream */
 /** @typedef {import("./state.js").ViewState} ViewState */
-
-const PING_MS = 5000;
-
-/** The text of the note a widget shows once its kernel-side half is gone. */
-export const DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: "
-  + "run this cell again to carry on.";
 
 const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title",
   "change:queued", "change:usage", "change:code", "change:undoable", "change:rules", "change:untrusted"];
@@ -58,7 +52,7 @@ const TRAITS = ["change:transcript", "change:pending", "change:thinking", "chang
  *   view: ViewState, link: {disconnected: boolean}, root: HTMLElement, header: HTMLElement,
  *   log: HTMLElement, announcer: ReturnType<typeof announcer>, thinking: HTMLElement, thinkingText: HTMLElement,
  *   contextPanel: HTMLElement, context: {sig: string, open: boolean},
- *   say: HTMLTextAreaElement, queuedBox: HTMLElement, stop: HTMLButtonElement,
+ *   say: HTMLTextAreaElement, send: HTMLButtonElement | null, queuedBox: HTMLElement, stop: HTMLButtonElement,
  *   streamBox: HTMLElement, stream: Stream | null, footer: HTMLElement, usage: HTMLElement,
  *   allCode: HTMLElement, rules: ReturnType<typeof rulesArea>, seen: number,
  * }} Chat
@@ -71,20 +65,7 @@ const TRAITS = ["change:transcript", "change:pending", "change:thinking", "chang
 export function render({ model: connected, el }) {
   // Once the kernel restarts (or the page outlives its kernel) the comm is dead: say so,
   // and disable every control, instead of a widget that looks alive and drops clicks.
-  const link = { disconnected: false, lost: () => {} };
-  /** @type {Model} */
-  const model = {
-    ...connected,
-    send: (...args) => {
-      if (link.disconnected) return;
-      try {
-        connected.send(...args);
-      } catch (error) {
-        console.warn("dial-notebook: the kernel is not reachable", error);
-        link.lost();
-      }
-    },
-  };
+  const { model, link } = linked(connected);
   const chat = frame(viewState(model, refreshItem), link);
   link.lost = () => disconnect(chat);
   el.append(chat.root);
@@ -140,6 +121,7 @@ function frame(view, link) {
       className: "dial-input dial-say", rows: "1", "data-dial-field": "say",
       "aria-label": "Message to the agent",
     }),
+    send: null, // Send, made with the composer
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
     streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
@@ -162,7 +144,8 @@ function frame(view, link) {
  * The message box and Send: Enter sends (Shift+Enter is a new line), the box grows to 160px.
  * @param {Chat} chat
  */
-function composer({ view, say, stop }) {
+function composer(chat) {
+  const { view, say, stop } = chat;
   const autosize = () => {
     say.style.height = "auto";
     say.style.height = `${Math.min(say.scrollHeight, 160)}px`;
@@ -177,7 +160,8 @@ function composer({ view, say, stop }) {
     say.value = "";
     autosize();
   };
-  const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
+  const sayButton = /** @type {HTMLButtonElement} */ (button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" }));
+  chat.send = sayButton;
   say.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
@@ -308,8 +292,12 @@ function update(chat) {
     h("div", { className: "dial-queued-note" }, "Sent when the agent has finished answering"))));
   chat.queuedBox.dataset.dialSaid = JSON.stringify(queued); // a live region: redrawn only when it changes
   chat.queuedBox.hidden = queued.length === 0;
-  chat.say.placeholder = pending.kind === "decide"
-    ? "Write instead of deciding (the card will be superseded)…"
+  // read-only (a session file this person did not make): what is typed would only be refused
+  const readOnly = untrustedOf(model) !== null;
+  chat.say.disabled = readOnly;
+  if (chat.send) chat.send.disabled = readOnly;
+  chat.say.placeholder = readOnly ? "Read-only: Trust this file (above) to write to the agent"
+    : pending.kind === "decide" ? "Write instead of deciding (the card will be superseded)…"
     : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
   root.classList.toggle("dial-running", Boolean(model.get("running")));
   chat.stop.hidden = !model.get("running");
@@ -346,60 +334,4 @@ function updateContext(chat, entries) {
     },
   }, `Context (${entries.length})`);
   contextPanel.replaceChildren(toggle, list);
-}
-
-/** @param {HTMLElement} root */
-function disableAll(root) {
-  root.querySelectorAll("button, input, textarea, select").forEach((node) => {
-    /** @type {HTMLButtonElement} */ (node).disabled = true;
-  });
-}
-
-/**
- * The kernel-side half is gone: say so, once, and disable every control.
- * @param {Chat} chat
- */
-function disconnect(chat) {
-  if (chat.link.disconnected) return;
-  chat.link.disconnected = true;
-  chat.root.classList.add("dial-disconnected");
-  chat.root.setAttribute("data-dial-disconnected", "");
-  chat.root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
-  disableAll(chat.root);
-  chat.thinking.hidden = true;
-  chat.streamBox.hidden = true;
-  chat.say.placeholder = "Not connected: run this cell again.";
-}
-
-/**
- * ipywidgets marks every model not live when the kernel restarts or dies. The event does not
- * say which way it went, so the kernel is asked: no answer within PING_MS, not live.
- * @param {Model} connected  the model itself, whose events are listened to
- * @param {Model} model  the model whose send is dropped once disconnected
- * @param {{disconnected: boolean}} link
- * @param {() => void} lost
- * @returns {() => void} stop listening
- */
-function probe(connected, model, link, lost) {
-  /** @type {{id: string, timer: ReturnType<typeof setTimeout>} | null} */
-  let pinged = null;
-  const ping = () => {
-    if (link.disconnected || pinged) return;
-    const id = uid("ping");
-    pinged = { id, timer: setTimeout(lost, PING_MS) };
-    model.send({ type: "ping", id });
-  };
-  const pong = (/** @type {PongMessage | undefined} */ message) => {
-    if (message && message.type === "pong" && pinged && message.id === pinged.id) {
-      clearTimeout(pinged.timer);
-      pinged = null;
-    }
-  };
-  connected.on("comm_live_update", ping);
-  connected.on("msg:custom", pong);
-  return () => {
-    connected.off("comm_live_update", ping);
-    connected.off("msg:custom", pong);
-    if (pinged) clearTimeout(pinged.timer);
-  };
 }

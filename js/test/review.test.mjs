@@ -197,7 +197,8 @@ test("after Cancel the proposal's own dry run is shown again (Accept sends the p
   assert.equal(card().querySelector("[data-dial-dry-run]").getAttribute("data-dial-dry-run-edit"), "answered");
 });
 
-test("an edit refused by the kernel (a new token) is not shown with the proposal's dry run as its own", async () => {
+test("an edit refused by the kernel (a new token) is not shown with the proposal's dry run as its own", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] }); // its ask's 15 s wait must not hold the run
   const refused = { ...PENDING, token: "d2", payload: { frame: "sales", where: "nope" },
     issue: { text: "where: unknown column", code: "invalid", field: "where" }, errors: [] };
   const { card } = mounted({ transcript: [FILTER], pending: refused });

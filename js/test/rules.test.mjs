@@ -1,17 +1,18 @@
-// node:test for rules, "always allow like this" (js/src/rules.js, rules-panel.js, drawn by
-// cards.js and view.js): the schema a rule's fields make, the rule editor and its messages
-// (rule-draft, allow), the kernel's answers (a stale one dropped), a card a rule accepted, and
-// the footer's rules panel with Revoke. The widget is rendered into the small DOM of
-// dom-shim.mjs from a model double, and clicked, as a person would.
+// node:test for rules, "always allow like this" (js/src/rules.js and its rules-schema.js,
+// rules-state.js, rules-messages.js; rules-panel.js; drawn by cards.js and view.js): the
+// schema a rule's fields make, the rule editor and its messages (rule-draft, allow), the
+// kernel's answers (a stale one dropped), a card a rule accepted, and the footer's rules panel
+// with Revoke. The widget is rendered into the small DOM of dom-shim.mjs from a model double,
+// and clicked, as a person would.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { install } from "./dom-shim.mjs";
 import { mounted as mountedWith, text, type } from "./model-double.mjs";
 import {
-  RULE_DRAFT_WAIT_MS, allowable, derivedSchema, fieldSchema, fieldsSchema, initialField, kindsFor, regexEscape, ruleFields,
-  valueType,
-} from "../src/rules.js";
+  allowable, derivedSchema, fieldSchema, fieldsSchema, initialField, kindsFor, regexEscape, ruleFields, valueType,
+} from "../src/rules-schema.js";
+import { RULE_DRAFT_WAIT_MS } from "../src/rules-state.js";
 import { NO_RULES, madeAt } from "../src/rules-panel.js";
 import { render } from "../src/view.js";
 
@@ -406,6 +407,21 @@ test("a conversation shown read-only says so, lists its file's rules as not acti
   assert.match(text(notice.querySelector("[data-dial-trust-error]")), /could not be signed/);
   await set("untrusted", {});
   assert.equal(notice.hidden, true);
+});
+
+test("while a conversation is read-only the message box and Send are off, and say why; trusted, they are back", async () => {
+  const { el, set } = mounted({ transcript: [], rules: [], untrusted: {} });
+  const say = el.querySelector("[data-dial-field=say]");
+  const send = el.querySelector("[data-dial-action=say]");
+  assert.equal(say.disabled, false);
+  await set("untrusted", { file: ".dial/eda.json", rules: [] });
+  assert.equal(say.disabled, true, "what is typed would only be refused");
+  assert.equal(send.disabled, true);
+  assert.match(say.placeholder, /Read-only.*Trust this file/);
+  await set("untrusted", {});
+  assert.equal(say.disabled, false);
+  assert.equal(send.disabled, false);
+  assert.doesNotMatch(say.placeholder, /Read-only/);
 });
 
 test("a notebook rule another chat read from its file is listed as not active here, with Confirm", async () => {

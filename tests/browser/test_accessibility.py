@@ -1,11 +1,13 @@
 """The widget checked with axe-core (node_modules/axe-core, a devDependency: `npm install`) in
-headless Chromium, in each state a person meets — a pending card, an edit refused with field
-errors, the JSON view, a question, the reason panel, the rule editor, the rules panel, done and
-dismissed cards, the EDA cards with a table and a chart — in JupyterLab's light and dark themes
-(its own theme CSS on the page, as test_widget_review.py). Only the widget is checked (context
-``.dial-chat``): no WCAG 2.1 A/AA or best-practice violation. The live regions are checked by
-counting what is inserted into them: one Accept adds each change once, "Thinking…" is said once.
-A missing axe-core fails (the suite's style), it does not skip."""
+headless Chromium, in real JupyterLab, in each state a person meets — a question, the reason
+panel, the JSON view, an edit refused with a field error, a pending card under done, dismissed,
+table and chart cards, the rule editor, the rules panel (one notebook walks through them, axe
+after each), and the EDA notebook as its markdown runs it — in the light and the dark theme.
+Only the widget is checked (context ``.dial-chat``): no WCAG 2.1 A/AA or best-practice
+violation. The names, tabs, focus rings and live regions are checked on the widget mounted on a
+blank page with JupyterLab's theme CSS (test_widget_review.py): the live regions by counting
+what is inserted into them (one Accept adds each change once, "Thinking…" is said once). A
+missing axe-core fails (the suite's style), it does not skip."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import json
 import shutil
 from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
@@ -53,18 +56,9 @@ PLOT_DONE = {"type": "outcome", "id": "p1", "action": "plot", "status": "done",
                                   "alt": "Bar chart of units by region"}}}
 DISMISSED = {"type": "outcome", "id": "x1", "action": "drop-columns", "status": "dismissed",
              "preview": review.DROP["preview"], "reason": "keep the notes"}
-ASK = {"type": "ask", "id": "q1", "text": "Which region first?", "response_type": "select",
-       "options": [{"value": "west", "label": "West", "default": True, "disabled": False},
-                   {"value": "east", "label": "East", "default": False, "disabled": False}]}
-RULE = {"id": "r1", "action": "filter-rows", "schema": {"type": "object"},
-        "scope": "notebook", "created": "2026-01-01T00:00:00Z", "fired": 2}
 HISTORY = [{"type": "sent", "turn": 1, "message": "look at the west region"},
            review.ADD, review.ADD_DONE, review.DROP, DISMISSED,
            TABLE_INFORM, DESCRIBE, DESCRIBE_DONE, PLOT, PLOT_DONE]
-REFUSED = {**review.PENDING, "token": "d2",
-           "issue": {"text": "where must not be empty", "code": "invalid-payload",
-                     "field": "where"},
-           "errors": [{"field": "where", "message": "where must not be empty"}]}
 
 
 def axe_violations(page, name: str) -> list[str]:
@@ -94,58 +88,86 @@ def mounted(context, theme: str, **state):
     return review.mounted(context, theme=theme, **{"transcript": HISTORY, **state})
 
 
-def check(page, name: str) -> list[str]:
+WALK = """from dial_notebook import ChatWidget, DataFramesDomain, DemoAgent, load_sales
+
+sales = load_sales()
+regions = sales.head(4)  # a second frame: a request that names none is asked about
+frames = DataFramesDomain()  # the DataFrames of this notebook's namespace
+chat = ChatWidget(agent=DemoAgent(frames), domain=frames, title="EDA assistant")
+chat"""
+
+
+def test_every_state_in_jupyterlab_light_and_dark(jupyter, browser_context):
+    """One notebook in JupyterLab walks through the states a person meets, with axe after each,
+    in the light and the dark theme: a question, the reason panel, the JSON view, an edit
+    refused with a field error, a pending card under done, dismissed, table and chart cards,
+    the rule editor, the rules panel."""
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(WALK)],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}}), jupyter["root"] / "a11y-walk.ipynb")
+    nb = open_notebook(browser_context, jupyter["base"], "a11y-walk.ipynb", app="lab")
+    found: list[str] = []
+    themes = ["JupyterLab Light", "JupyterLab Dark"]
+
+    def both(name: str) -> None:  # this theme, then the other (one switch a state)
+        for theme in themes:
+            if nb.page.evaluate("() => document.body.dataset.jpThemeName") != theme:
+                nb.set_theme(theme)
+            shown = f"lab-{name}-{theme.split()[-1].lower()}"
+            found.extend(f"{shown}: {v}" for v in axe_violations(nb.page, shown))
+        themes.reverse()
+
     try:
-        return [f"{name}: {v}" for v in axe_violations(page, name)]
+        wait_for_every_cell(nb.page)
+        nb.say("plot price against units as vega-lite")  # two frames, none named: which?
+        question = nb.root.locator("[data-dial-ask][data-dial-status=pending]")
+        expect(question).to_be_visible(timeout=30000)
+        both("question")
+        question.locator("[data-dial-option=sales]").click()
+        expect(nb.root.locator("[data-dial-chart=drawn] img").first).to_be_visible(
+            timeout=30000)
+        nb.say("describe sales")
+        expect(nb.root.locator("[data-dial-result] table").first).to_be_visible(timeout=30000)
+
+        nb.say("drop the column size from sales")
+        drop = nb.pending_card()
+        drop.locator("[data-dial-action=dismiss-reason]").click()
+        drop.locator("[data-dial-reason]").fill("we need the sizes")
+        both("reason")
+        drop.locator("[data-dial-action=dismiss-confirm]").click()
+        expect(drop).to_have_attribute("data-dial-status", "dismissed")
+
+        nb.say("add a column revenue = price * units to sales")
+        add = nb.pending_card()
+        add.locator("[data-dial-action=edit]").click()
+        add.locator("[data-dial-view=json]").click()
+        expect(add.locator("[role=tabpanel] textarea")).to_be_visible()
+        both("json")
+        add.locator("[data-dial-view=form]").click()
+        add.locator("[data-dial-path=expression] .dial-input").fill("price * nowhere")
+        add.locator("[data-dial-action=save-edit]").click()
+        expect(add.locator(".dial-field-error").first).to_be_visible()
+        both("edit-error")
+        add.locator("[data-dial-path=expression] .dial-input").fill("price * units")
+        add.locator("[data-dial-action=save-edit]").click()
+        expect(add).to_have_attribute("data-dial-status", "done")
+
+        nb.say("filter sales where region is west")
+        card = nb.pending_card()
+        expect(card.locator("[data-dial-dry-run-rows]")).to_be_visible()
+        both("pending")
+        card.locator("[data-dial-action=allow-rule]").click()
+        expect(card.locator("[data-dial-action=save-rule]")).to_be_visible()
+        both("rule-editor")
+        card.locator("[data-dial-action=save-rule]").click()
+        expect(card).to_have_attribute("data-dial-status", "done")
+        nb.root.locator("[data-dial-action=rules]").click()
+        expect(nb.root.locator("[data-dial-rules] [data-dial-rule-id]")).to_have_count(1)
+        both("rules")
     finally:
-        page.close()
-
-
-@pytest.mark.parametrize("theme", THEMES)
-def test_a_pending_card_with_done_dismissed_table_and_chart_cards(browser_context, theme):
-    page = mounted(browser_context, theme, transcript=[*HISTORY, review.FILTER],
-                   pending=review.PENDING, rules=[RULE])
-    expect(page.locator("[data-dial-chart=drawn] img")).to_be_visible()
-    found = check(page, f"pending-{theme}")
-    assert found == [], "\n".join(found)
-
-
-@pytest.mark.parametrize("theme", THEMES)
-def test_an_edit_refused_with_an_error_and_its_json_view(browser_context, theme):
-    page = mounted(browser_context, theme, transcript=[review.FILTER], pending=REFUSED)
-    expect(page.locator(".dial-field-error").first).to_be_visible()
-    found = axe_violations(page, f"edit-error-{theme}")
-    page.locator("[data-dial-view=json]").click()
-    expect(page.locator("[role=tabpanel] textarea")).to_be_visible()
-    found += axe_violations(page, f"json-{theme}")
-    page.close()
-    assert found == [], "\n".join(found)
-
-
-@pytest.mark.parametrize("theme", THEMES)
-def test_a_question_the_reason_panel_and_the_rule_editor(browser_context, theme):
-    page = mounted(browser_context, theme, transcript=[ASK],
-                   pending={"kind": "answer", "token": "a1", "index": 0,
-                            "response_type": "select", "options": ASK["options"]})
-    found = check(page, f"question-{theme}")
-    page = mounted(browser_context, theme, transcript=[{**review.FILTER, "allowable": True}],
-                   pending=review.PENDING)
-    page.locator("[data-dial-action=dismiss-reason]").click()
-    found += axe_violations(page, f"reason-{theme}")
-    page.locator("[data-dial-action=dismiss-reason-cancel]").click()
-    page.locator("[data-dial-action=allow-rule]").click()
-    expect(page.locator("[data-dial-action=save-rule]")).to_be_visible()
-    found += axe_violations(page, f"rule-editor-{theme}")
-    page.close()
-    assert found == [], "\n".join(found)
-
-
-@pytest.mark.parametrize("theme", THEMES)
-def test_the_rules_panel(browser_context, theme):
-    page = mounted(browser_context, theme, transcript=[review.FILTER], rules=[RULE])
-    page.locator("[data-dial-action=rules]").click()
-    expect(page.locator("[data-dial-rules]")).to_be_visible()
-    found = check(page, f"rules-{theme}")
+        nb.set_theme("JupyterLab Light")  # the theme is the server's setting: put it back
+        nb.page.close()
     assert found == [], "\n".join(found)
 
 

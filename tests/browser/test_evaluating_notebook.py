@@ -82,14 +82,25 @@ def test_a_scenario_s_name_opens_its_proposals_and_conversation_read_only(evalua
     evaluating.shot("drill-down", details)
 
 
-def test_a_name_in_the_table_takes_you_to_its_conversation_below(evaluating):
+def test_a_name_in_the_table_opens_its_conversation_below(evaluating):
     report = output_of(evaluating, "sloppy = await evaluate")
-    summary = report.locator("details > summary", has_text="add buy milk — failed")
-    link = report.locator("table").first.get_by_role("link", name="add buy milk", exact=True)
+    details = report.locator("details").filter(
+        has=evaluating.page.locator("summary", has_text="add call Sam — "))
+    summary = details.locator(":scope > summary")
+    conversation = details.locator(":scope > .dial-static")
+    expect(conversation).to_be_hidden()
+    link = report.locator("table").first.get_by_role(
+        "link", name="add call Sam", exact=True)
     link.evaluate("(a) => a.scrollIntoView({block: 'end'})")  # the list is out of view
     expect(summary).not_to_be_in_viewport()
     link.click()
-    expect(summary).to_be_in_viewport()  # there, its name opens it (the test above)
+    expect(summary).to_be_in_viewport()
+    expect(conversation).to_be_visible()  # opened by the click, no script
+    assert details.evaluate("(d) => d.open")
+    expect(evaluating.page.locator(".jp-NotebookPanel")).to_be_visible()  # still the notebook
+    evaluating.shot("name-opens", details)
+    summary.click()  # and its own name closes it again
+    expect(conversation).to_be_hidden()
 
 
 def test_the_sloppy_report_draws_refusals_by_field(evaluating):

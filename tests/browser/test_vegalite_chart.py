@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+import vl_convert  # noqa: F401  (the test extra: the tests fail, never skip, without it)
 from playwright.sync_api import expect
 
 from dial_notebook.widget._vegalite import START_SECONDS, with_chart
@@ -17,8 +18,6 @@ from dial_notebook.widget._vegalite import START_SECONDS, with_chart
 from ._harness import OUTPUT, NotebookPage, mount_widget, open_notebook, write_notebook
 
 pytestmark = pytest.mark.browser
-
-pytest.importorskip("vl_convert", reason="pip install dial-notebook[charts]")
 
 CHART_CELL = """\
 import json

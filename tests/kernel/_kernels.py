@@ -74,13 +74,20 @@ class Kernel:
         return self.wait(lambda s: s["pending"].get("kind") == kind)["pending"]
 
 
-@contextlib.contextmanager
-def started_kernel(name: str, specs: Path) -> Iterator[Any]:
-    """A running kernel of ``KERNELS[name]`` (kernelspec written in ``specs``); its client."""
+def kernel_python(name: str) -> Path:
+    """The interpreter of ``KERNELS[name]``; the test fails, saying how to make it, when it is
+    missing (listed under ``CI`` even then, so that CI cannot pass without it)."""
     python = KERNELS[name]
     if not python.exists():
         pytest.fail(f"{name}: no interpreter at {python}: python -m venv .venv-ipykernel6 && "
                     ".venv-ipykernel6/bin/pip install ipykernel==6.31.0 -e '.[llm]'")
+    return python
+
+
+@contextlib.contextmanager
+def started_kernel(name: str, specs: Path) -> Iterator[Any]:
+    """A running kernel of ``KERNELS[name]`` (kernelspec written in ``specs``); its client."""
+    python = kernel_python(name)
     (specs / name).mkdir()
     (specs / name / "kernel.json").write_text(json.dumps({
         "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],

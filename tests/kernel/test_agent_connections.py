@@ -17,7 +17,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 from ..unit.fake_llm_server import FakeLLMServer, reply
-from ._kernels import KERNELS, Kernel, started_kernel
+from ._kernels import KERNELS, Kernel, kernel_python, started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -66,11 +66,10 @@ def test_say_sync_uses_a_client_of_its_own_and_close_closes_both(kernel, server)
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_a_kernel_with_an_open_client_shuts_down_by_itself(name, server, tmp_path):
-    if not KERNELS[name].exists():
-        pytest.skip(f"no interpreter for {name}")  # started_kernel says how to make one
+    python = kernel_python(name)  # fails, saying how to make it, when it is missing
     (tmp_path / name).mkdir()
     (tmp_path / name / "kernel.json").write_text(json.dumps({
-        "argv": [str(KERNELS[name]), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": name, "language": "python"}))
     manager = KernelManager(kernel_name=name,
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(tmp_path)]))

@@ -23,6 +23,7 @@ from dial_notebook.domains import ActionError, SchemaDomain
 from dial_notebook.domains.dataframes import SCHEMAS as FRAME_SCHEMAS
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import Conversation, policy_human, scripted_human
+from tests.hypothesis_profiles import examples
 
 from .runtime_doubles import LintChecked, said
 
@@ -256,7 +257,7 @@ _OBJECTS = st.dictionaries(st.from_regex(r"[a-z][a-z_]{0,8}", fullmatch=True), _
     st.lists(st.sampled_from(sorted(properties)), unique=True), st.booleans()))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_OBJECTS)
 def test_any_simple_object_schema_gets_a_payload_its_domain_accepts(schema):
     domain = domain_with("act", schema)

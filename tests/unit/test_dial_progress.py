@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dial_notebook.dial import Progress
+from tests.hypothesis_profiles import examples
 from tests.work_clock import least_cpu_seconds
 
 REPLY = ('Sure, here you go.\n<dial version="0.1" actor="agent">'
@@ -44,7 +45,7 @@ def test_what_is_being_written_is_named_in_words():
         "proposing: add-note", "asking a question", "writing commands to run"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(1, 40), max_size=60))
 def test_any_split_of_the_pieces_reads_the_same_and_never_shows_markup(cuts):
     pieces, rest = [], REPLY

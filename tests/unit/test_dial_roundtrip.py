@@ -24,6 +24,7 @@ from dial_notebook.dial import (
     to_xml,
 )
 from dial_notebook.dial._build import clean_text
+from tests.hypothesis_profiles import examples
 
 # XML 1.0 characters (no C0 controls but tab/newline; no CR, which XML turns into LF).
 xml_chars = st.characters(
@@ -75,7 +76,7 @@ envelopes = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(envelopes)
 def test_parse_of_to_xml_gives_back_the_tree(env):
     xml = to_xml(env)
@@ -84,7 +85,7 @@ def test_parse_of_to_xml_gives_back_the_tree(env):
     assert back.repairs == ()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=300))
 def test_parse_never_raises_on_random_text(text):
     env = parse(text)
@@ -100,7 +101,7 @@ markup = st.lists(st.sampled_from([
 ]), max_size=40).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(markup)
 def test_parse_and_lint_never_raise_on_random_markup(text):
     env = parse(text)

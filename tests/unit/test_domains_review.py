@@ -23,6 +23,7 @@ from dial_notebook.domains import (
     load_sales,
 )
 from dial_notebook.runtime._review import DRY_RUN_SECONDS
+from tests.hypothesis_profiles import examples
 from tests.stall_watchdog import held_seconds
 
 MUTATING = ["filter-rows", "add-column", "rename-columns", "drop-columns", "sort",
@@ -212,7 +213,7 @@ def effect_of_run(before: pd.DataFrame, after: pd.DataFrame, action: str,
     }
 
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -597,7 +598,7 @@ def test_the_script_notes_a_frame_changed_outside_the_conversation(frames):
         frames.code()
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_the_script_reproduces_the_frames_after_any_runs_edits_and_undos(data):

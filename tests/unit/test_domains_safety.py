@@ -16,6 +16,7 @@ from referencing import Registry
 from dial_notebook.domains import SchemaDomain, _validation
 from dial_notebook.domains._formats import FALLBACK_FORMATS, format_checker
 from dial_notebook.domains._validation import PayloadValidator
+from tests.hypothesis_profiles import examples
 from tests.work_clock import cpu_seconds, least_cpu_seconds
 
 SCHEMA_TEXT = b'{"type": "string"}'
@@ -376,7 +377,7 @@ def rich_domain() -> SchemaDomain:
     return domain
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(payload=payloads | json_values)
 def test_any_json_payload_gets_a_verdict_of_the_documented_shape(payload):
     verdict = rich_domain().validate("a", payload)

@@ -359,8 +359,9 @@ async def test_each_name_in_the_table_links_to_its_conversation_below():
     drill = page[page.index("<details>"):]
     blocks = drill.split("<details>")[1:]
     for target, block, name in zip(targets, blocks, names, strict=True):
-        summary = block[:block.index("</summary>")]
-        assert f'id="{target}"' in summary  # its disclosure's name, drawn open or closed
+        content = block[block.index("</summary>"):]  # a name, not an id: JupyterLab leaves
+        assert content.startswith(f'</summary><a name="{target}" ')  # it to the browser,
+        assert f'id="{target}"' not in page  # which opens the closed disclosure to reach it
         assert block.startswith(f"<summary>{html.escape(name)} — ")
     # a second report in the same notebook has targets of its own
     again = re.findall(r'<a href="#([\w-]+)">', report._repr_html_())

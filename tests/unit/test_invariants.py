@@ -52,6 +52,7 @@ from dial_notebook import Conversation, Rules
 from dial_notebook.dial import parse
 from dial_notebook.runtime import EVENT_TYPES, policy_human
 from dial_notebook.widget import ChatWidget
+from tests.hypothesis_profiles import examples
 
 from ..stall_watchdog import watch_loop
 from .invariant_doubles import (
@@ -270,10 +271,12 @@ def check_ran(ledger: Ledger) -> None:
 def machine_settings() -> settings:
     """CI: fixed examples (derandomized), a failure reported at once, unshrunk, with the blob
     to replay it (``@reproduce_failure``); locally: random examples, a failure shrunk.
-    ``INVARIANT_EXAMPLES=500`` hunts longer."""
+    ``INVARIANT_EXAMPLES=500`` hunts longer (the fast tier runs its share of 60:
+    tests/hypothesis_profiles.py)."""
     ci = bool(os.environ.get("CI"))
     phases = [Phase.explicit, Phase.reuse, Phase.generate, *([] if ci else [Phase.shrink])]
-    return settings(max_examples=int(os.environ.get("INVARIANT_EXAMPLES", "60")),
+    count = os.environ.get("INVARIANT_EXAMPLES")
+    return settings(max_examples=int(count) if count else examples(60),
                     stateful_step_count=20, deadline=None, print_blob=True,
                     derandomize=ci, phases=phases,
                     suppress_health_check=[HealthCheck.too_slow,

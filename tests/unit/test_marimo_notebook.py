@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import marimo  # a test dependency: the tests fail, never skip, without it
+import pytest
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "quickstart_marimo.py"
 MARIMO = Path(sys.executable).parent / "marimo"
@@ -50,6 +51,7 @@ def test_the_file_is_a_marimo_app_that_wraps_the_chat_with_mo_ui_anywidget() -> 
         assert step in source
 
 
+@pytest.mark.kernel  # a real (marimo) kernel: the full tier's, not the fast one's
 def test_every_cell_runs_in_a_marimo_kernel_and_the_say_reaches_the_agent(
         tmp_path: Path) -> None:
     folder = tmp_path / "nb"

@@ -21,6 +21,7 @@ from dial_notebook.runtime import (
     scripted_human,
     shell_executor,
 )
+from tests.hypothesis_profiles import examples
 
 from .runtime_doubles import NotesDomain, ScriptedAgent, dial, outcomes_in
 from .schema_examples import EXAMPLES
@@ -390,8 +391,9 @@ async def test_the_shell_executor_stops_a_command_at_its_timeout():
     loop = asyncio.get_running_loop()
     start = loop.time()
     with pytest.raises(StepError, match=r"Timed out after 0\.2s"):
-        await shell_executor(timeout=0.2)(Step(command="sleep 5"))
-    assert loop.time() - start < 3
+        await shell_executor(timeout=0.2)(Step(command="sleep 60"))
+    # stopped, not waited for: far under the command's 60 s however busy the machine
+    assert loop.time() - start < 30
 
 
 # ---- the http executor --------------------------------------------------------------------------
@@ -455,7 +457,7 @@ def step_graphs(draw):
     return steps, fails
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(step_graphs())
 def test_any_step_graph_ends_with_exactly_one_outcome_per_step(graph):
     steps, fails = graph

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from dial_notebook.dial import MAX_ELEMENTS, Ask, Inform, Option, Suggest
 from dial_notebook.runtime import Conversation, policy_human, scripted_human
 from dial_notebook.runtime._yields import Resolution, fired
+from tests.hypothesis_profiles import examples
+from tests.work_clock import least_cpu_seconds
 
 from .runtime_doubles import NotesDomain, ScriptedAgent, dial, outcomes_in
 from .schema_examples import EXAMPLES
@@ -229,14 +231,25 @@ async def test_events_do_not_cross_from_one_envelope_to_the_next():
     assert len(skipped(events)) == 1
 
 
-async def test_a_long_chain_declared_backwards_runs_in_reverse_order_without_stalling():
-    n = MAX_ELEMENTS  # as long as a reply is read (3,000 took ~25 s when scheduling was quadratic)
+def said_backwards_chain(n: int) -> list[dict]:
+    """The events of a say whose reply is a chain of ``n`` informs, each observing the next."""
     chain = [f'<dial-inform observe="e{k + 1}" yield="e{k}">{k}</dial-inform>'
              for k in range(n - 1)]
     conversation, _, events = conversation_for(
         [dial(*chain, f'<dial-inform yield="e{n - 1}">{n - 1}</dial-inform>')], policy_human())
-    await asyncio.wait_for(conversation.say("x"), 20)  # quadratic scheduling took ~25 s
-    assert informs(events) == [str(k) for k in range(n - 1, -1, -1)]
+    asyncio.run(asyncio.wait_for(conversation.say("x"), 60))  # a stall fails, not hangs
+    return events
+
+
+def test_a_long_chain_declared_backwards_runs_in_reverse_order_in_linear_time():
+    """As long as a reply is read (MAX_ELEMENTS); scheduling it was once quadratic (3,000 took
+    ~25 s). Its work is counted, not timed: four times the chain costs about four times the
+    CPU time of the say, not sixteen (tests/work_clock.py)."""
+    n = MAX_ELEMENTS
+    assert informs(said_backwards_chain(n)) == [str(k) for k in range(n - 1, -1, -1)]
+    small = least_cpu_seconds(lambda: said_backwards_chain(n // 4))
+    large = least_cpu_seconds(lambda: said_backwards_chain(n))
+    assert large < 6 * small, (small, large)  # linear: about 3.5; quadratic: 16
 
 
 async def test_a_reason_names_at_most_three_elements_and_counts_the_rest():
@@ -332,7 +345,7 @@ def gated_elements(draw):
 SHOWN_TYPES = ("inform", "ask", "suggestion", "declare", "delegate", "phatic")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(gated_elements(), min_size=1, max_size=7),
        st.lists(st.sampled_from(["yes", "no", "", "blue"]), max_size=7),
        st.booleans())

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from dial_notebook.dial import parse
 from dial_notebook.runtime import Conversation
+from tests.hypothesis_profiles import examples
 
 from .runtime_doubles import NotesDomain, SendFailed, outcome_ids_in
 
@@ -231,7 +232,7 @@ async def flush(conversation, agent):
     raise AssertionError("the agent never got a reply in")
 
 
-PROPERTY = settings(max_examples=150, deadline=None,
+PROPERTY = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -17,6 +17,7 @@ from dial_notebook import NotesDomain as RealNotes
 from dial_notebook import Rule, Rules
 from dial_notebook.domains._rules import MATCH_SECONDS
 from dial_notebook.runtime import Conversation, policy_human, scripted_human
+from tests.hypothesis_profiles import examples
 
 from .runtime_doubles import NotesDomain, ScriptedAgent, dial, outcomes_in, suggest
 
@@ -335,7 +336,7 @@ def _rule_and_payloads(draw):
     return schema, tried
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_rule_and_payloads())
 def test_a_rule_matches_exactly_the_payloads_its_schema_accepts(case):
     schema, payloads = case

@@ -412,9 +412,9 @@ async def test_a_snapshot_at_any_event_carries_on_as_the_unbroken_run(name):
 
 
 async def test_a_reply_too_long_to_read_carries_on_from_any_event(monkeypatch):
-    from dial_notebook.runtime import _conversation, _reply
+    from dial_notebook.runtime import _reply, _saving
 
-    for module in (_reply, _conversation):
+    for module in (_reply, _saving):  # where replies are read, and where snapshots keep them
         monkeypatch.setattr(module, "MAX_REPLY_CHARS", 300)
     script = Script([dial(inform("x" * 400)), dial(inform("Shorter."))], [],
                     [("say", "go"), ("say", "again")])

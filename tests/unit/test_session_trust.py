@@ -401,3 +401,10 @@ def test_a_file_does_not_choose_the_algorithm_it_is_checked_with():
     other = "md5" if algorithm != "md5" else "sha1"
     digest = hmac.new(secret, body.encode(), other).hexdigest()
     assert not verify(f'{body[:-1]},"signature":"{other}:{digest}"}}')
+
+
+def test_the_read_only_error_is_importable_from_the_package_top():
+    import dial_notebook
+
+    assert dial_notebook.UntrustedSessionError is UntrustedSessionError
+    assert "UntrustedSessionError" in dial_notebook.__all__

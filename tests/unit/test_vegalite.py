@@ -19,6 +19,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import vl_convert  # noqa: F401  (the test extra: the tests fail, never skip, without it)
 
 from dial_notebook.agents import ScriptedAgent
 from dial_notebook.domains._charts import MAX_SPEC_ROWS, vegalite_spec
@@ -38,8 +39,6 @@ from dial_notebook.widget._vegalite import (
     with_chart,
 )
 from tests.stall_watchdog import held_seconds
-
-pytest.importorskip("vl_convert", reason="pip install dial-notebook[charts]")
 
 BARS = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "data": {"values": [{"fruit": "apple", "n": 3}, {"fruit": "pear", "n": 5}]},
@@ -338,7 +337,7 @@ async def test_a_chat_widget_shows_a_chart_inform_drawn_and_its_runtime_keeps_th
 # ---- the data-frames domain's spec --------------------------------------------------------------
 
 def test_a_frames_spec_has_its_values_inline_sampled_and_is_drawn():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     frame = pd.DataFrame({"a.b": range(12_000), "price [€]": [i % 7 for i in range(12_000)]})
     spec = vegalite_spec(frame, "a.b", "price [€]", "scatter")
     assert len(spec["data"]["values"]) == MAX_SPEC_ROWS == MAX_ROWS

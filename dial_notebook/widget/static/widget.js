@@ -50,8 +50,57 @@ function initialize({ model }) {
   };
 }
 
+// dial_notebook/widget/wordings.json
+var wordings_default = {
+  about: "The words the conversation is shown in, for every renderer: the widget and the replay (js/src/text.js: words, bundled in) and the static copy and HTML export (widget/_wordings.py). A value is the same for both, or {widget, copy}: the widget speaks to the person ('you'), the read-only copy about them. {name} is filled in with a value (never re-read as a template).",
+  status: {
+    pending: "Waiting for you",
+    proposed: "Proposed",
+    done: "Done",
+    failed: "Failed",
+    dismissed: "Dismissed",
+    superseded: "Superseded",
+    "handed-off": "Handed off",
+    invalid: "Invalid",
+    skipped: "Skipped",
+    confirmed: "Confirmed",
+    running: "Running",
+    undone: "Undone"
+  },
+  words: {
+    superseded: { widget: " — you moved on without deciding", copy: " — the person moved on without deciding" },
+    "handed-off": " — continued in its own panel",
+    failed: " — {error}",
+    hint: "Hint: {hint}",
+    edited: "(edited)",
+    steps: { widget: "{count} {noun} will run, exactly as shown:", copy: "{count} {noun}, each command shown whole:" },
+    "hidden-characters": "⚠ Hidden characters ({names}): what this command looks like is not what it runs. They are shown below by name.",
+    "answered-by": "You: ",
+    comments: "Your comments",
+    "whole-proposal": "Whole proposal",
+    stopped: "Stopped.",
+    "turn-limit": "Stopped after {turns} turns (turn limit).",
+    error: "Error: {error}",
+    "no-reply": "The agent did not reply. ",
+    "hand-off": "Hand-off to {to}{intent}",
+    "hand-off-to-nobody": " — nobody here takes it over; the agent was told.",
+    "another-actor": "another actor",
+    "saved-at": " (saved {when})",
+    "carried-on": "Carried on from {session}{saved}{waiting}",
+    "waiting-is-back": { widget: ": what was waiting for you is back, above.", copy: ": what was waiting for the person is back, above." },
+    "read-only": { widget: "Opened read-only from {session}{saved}: a file you did not make. Nothing in it runs until you trust it (below).", copy: "Opened read-only from {session}{saved}: a file the person did not make; nothing in it ran until they trusted it." },
+    "undo-failed": { widget: "Undo of {id} failed: {error}", copy: "Undo of {id} did not happen: {error}" }
+  }
+};
+
 // js/src/text.js
 var SUMMARY_CHARS = 240;
+var STATUS_LABEL = wordings_default.status;
+function words(key, values = {}) {
+  const wording = wordings_default.words[key];
+  const template = typeof wording === "string" ? wording : wording.widget;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
 function safeUrl(text, { image = false } = {}) {
   if (typeof text !== "string") return null;
   let url;
@@ -371,292 +420,6 @@ function redrawOnChange(model, traits, draw) {
   };
 }
 
-// js/src/inform.js
-var TABLE_ROWS = 300;
-var CARD_ITEMS = 100;
-function cellText(value) {
-  if (value === null || value === void 0) return "";
-  if (typeof value === "number") return formatNumber(value);
-  if (typeof value === "object") return summarise(value, 120);
-  return String(value);
-}
-function tableRows(payload) {
-  let columns = [];
-  let rows = [];
-  if (payload && !Array.isArray(payload) && Array.isArray(payload.data)) {
-    columns = Array.isArray(payload.columns) ? payload.columns.map(String) : [];
-    rows = payload.data;
-    if (Array.isArray(payload.index) && payload.index.length === rows.length) {
-      columns = ["", ...columns];
-      rows = rows.map((row, i) => [payload.index[i], ...Array.isArray(row) ? row : [row]]);
-    }
-  } else if (Array.isArray(payload)) {
-    rows = payload;
-    if (rows.some((row) => row && typeof row === "object" && !Array.isArray(row))) {
-      const seen = /* @__PURE__ */ new Set();
-      for (const row of rows.slice(0, TABLE_ROWS)) {
-        if (row && typeof row === "object" && !Array.isArray(row)) {
-          for (const key of Object.keys(row)) seen.add(key);
-        }
-      }
-      columns = [...seen];
-      rows = rows.map((row) => row && typeof row === "object" && !Array.isArray(row) ? columns.map((c) => row[c]) : [row]);
-    }
-  } else {
-    return null;
-  }
-  return { columns, rows };
-}
-function tableOf(payload, name = "") {
-  const parsed = tableRows(payload);
-  if (!parsed) return null;
-  const { columns, rows } = parsed;
-  const shown = rows.slice(0, TABLE_ROWS);
-  const table = h("table", { className: "dial-table" });
-  if (columns.length) {
-    table.append(h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col" }, c)))));
-  }
-  const body = h("tbody");
-  for (const row of shown) {
-    body.append(h("tr", {}, (Array.isArray(row) ? row : [row]).map((v) => h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
-  }
-  table.append(body);
-  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": tableName(name, columns) }, table);
-  const more = rows.length - shown.length;
-  return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
-}
-function tableName(name, columns) {
-  const said = summarise(String(name || "").replace(/\s+/g, " ").trim(), 80);
-  if (said) return `Table: ${said}`;
-  return columns.length ? `Table of ${summarise(columns.map(String).join(", "), 80)}` : "Table";
-}
-function imageOf(item) {
-  const src = typeof item === "string" ? item : item && (item.src || item.url);
-  const alt = item && typeof item === "object" ? item.alt || item.title || "" : "";
-  const safe = safeUrl(src, { image: true });
-  if (!safe) return h("div", { className: "dial-blocked" }, `Image not shown (unsafe or missing URL): ${summarise(src, 80)}`);
-  const figure = () => h(
-    "figure",
-    { className: "dial-figure" },
-    h("img", { src: safe, alt: String(alt), referrerpolicy: "no-referrer" }),
-    alt ? h("figcaption", {}, String(alt)) : null
-  );
-  if (!isRemote(safe)) return figure();
-  const host = new URL(safe).host;
-  const box = h(
-    "div",
-    { className: "dial-remote", "data-dial-remote": host },
-    h(
-      "span",
-      { className: "dial-remote-text" },
-      `Image from ${host}${alt ? ` (${summarise(String(alt), 60)})` : ""} — not loaded: loading it contacts that server.`
-    )
-  );
-  box.append(button(
-    "Load image",
-    "load-image",
-    () => box.replaceWith(figure()),
-    { aria: `Load the image from ${host}` }
-  ));
-  return box;
-}
-function resultNodes(result) {
-  if (result && typeof result === "object" && !Array.isArray(result) && result.vega_lite && typeof result.vega_lite === "object") {
-    return chartOf(result.chart, result.vega_lite);
-  }
-  const shape = resultShape(result);
-  const caption = (text) => text ? h("div", { className: "dial-result-caption" }, text) : null;
-  switch (shape.kind) {
-    case "media":
-      return [caption(shape.caption), ...shape.items.slice(0, 20).map(imageOf)];
-    case "table": {
-      const { table } = shape;
-      const total = Number(table.total_rows);
-      const note = Number.isFinite(total) && total > table.rows.length ? `The first ${table.rows.length} of ${total} rows` : "";
-      const said = [shape.caption, note].filter(Boolean).join(" · ");
-      return [caption(said), ...tableOf({ columns: table.columns, data: table.rows }, said) || []];
-    }
-    case "list": {
-      const items = shape.items;
-      const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
-      const body = objects ? tableOf(items, shape.caption) || [] : [h(
-        "ul",
-        { className: "dial-result-list" },
-        items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item)))
-      )];
-      const more = !objects && items.length > CARD_ITEMS ? h("div", { className: "dial-more" }, `+${items.length - CARD_ITEMS} more`) : null;
-      const head = items.length ? `${shape.caption} (${items.length})` : `${shape.caption}: none`;
-      return [caption([head, shape.extra].filter(Boolean).join(" · ")), ...items.length ? body : [], more];
-    }
-    case "fields":
-    case "text":
-      return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
-    default:
-      return [];
-  }
-}
-function cardListOf(payload) {
-  const list = Array.isArray(payload) ? payload : payload && Array.isArray(payload.items) ? payload.items : null;
-  if (!list) return null;
-  const box = h("ul", { className: "dial-card-list" });
-  for (const item of list.slice(0, CARD_ITEMS)) {
-    if (!item || typeof item !== "object") {
-      box.append(h("li", { className: "dial-mini-card" }, cellText(item)));
-      continue;
-    }
-    const title = item.title ?? item.name ?? item.label ?? item.id;
-    const rest = Object.entries(item).filter(([k]) => !["title", "name", "label", "url", "image"].includes(k));
-    const link = safeUrl(item.url);
-    box.append(h(
-      "li",
-      { className: "dial-mini-card" },
-      title !== void 0 ? h("div", { className: "dial-mini-title" }, cellText(title)) : null,
-      h("dl", {}, rest.slice(0, 8).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, cellText(v))])),
-      link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer nofollow" }, "Open link") : null
-    ));
-  }
-  const more = list.length - Math.min(list.length, CARD_ITEMS);
-  return more > 0 ? [box, h("div", { className: "dial-more" }, `+${more} more`)] : [box];
-}
-function informBody(event) {
-  const hint = String(event.render || "prose");
-  const text = typeof event.text === "string" ? event.text : "";
-  const hasPayload = event.payload !== void 0 && event.payload !== null;
-  const payload = event.payload;
-  const prose = text ? h("div", { className: "dial-prose" }, text) : null;
-  switch (hint) {
-    case "prose":
-      return [prose ?? (hasPayload ? jsonBlock(payload) : h("div"))];
-    case "code":
-    case "diagram": {
-      const code = hasPayload ? typeof payload === "string" ? payload : JSON.stringify(payload, null, 2) : text;
-      return [
-        hasPayload && text ? prose : null,
-        h("pre", { className: "dial-code" }, h("code", {}, code))
-      ];
-    }
-    case "table": {
-      const table = hasPayload ? tableOf(payload, text) : null;
-      return [prose, ...table ?? (hasPayload ? [jsonBlock(payload)] : [])];
-    }
-    case "card-list": {
-      const cards = hasPayload ? cardListOf(payload) : null;
-      return [prose, ...cards ?? (hasPayload ? [jsonBlock(payload)] : [])];
-    }
-    case "media": {
-      const source = hasPayload ? payload : text;
-      const items = Array.isArray(source) ? source : [source];
-      return [hasPayload ? prose : null, ...items.slice(0, 20).map(imageOf)];
-    }
-    case "chart":
-      return [prose, ...event.chart ? chartOf(event.chart, payload) : chartNodes(payload, text, hasPayload)];
-    case "raw":
-      return [prose, hasPayload ? jsonBlock(payload) : null];
-    default:
-      return [prose, hasPayload ? jsonBlock(payload) : null];
-  }
-}
-function chartOf(chart, spec) {
-  const drawn = chart && "src" in chart ? safeUrl(chart.src, { image: true }) : null;
-  if (chart && "src" in chart && drawn && !isRemote(drawn)) {
-    const px = (n) => typeof n === "number" && n > 0 ? Math.min(Math.round(n), 4e3) : null;
-    return [h(
-      "figure",
-      { className: "dial-figure dial-chart", "data-dial-chart": "drawn" },
-      h("img", { src: drawn, alt: String(chart.alt || "A chart"), width: px(chart.width), height: px(chart.height) })
-    )];
-  }
-  const why = chart && "error" in chart ? String(chart.error) : "Vega-Lite chart (not drawn here)";
-  return [
-    h("div", { className: "dial-note dial-chart-error", "data-dial-chart": "not-drawn" }, why),
-    specToggle(spec)
-  ];
-}
-function specToggle(spec) {
-  const region = h("div", { className: "dial-disclosed", id: uid("spec"), hidden: true }, jsonBlock(spec));
-  const toggle = h("button", {
-    type: "button",
-    className: "dial-disclose",
-    "data-dial-toggle": "chart-spec",
-    "aria-controls": region.id,
-    "aria-expanded": "false"
-  }, "Vega-Lite specification");
-  toggle.addEventListener("click", () => {
-    region.hidden = !region.hidden;
-    toggle.setAttribute("aria-expanded", String(!region.hidden));
-  });
-  return h("div", { className: "dial-chart-spec" }, toggle, region);
-}
-function chartNodes(payload, text, hasPayload) {
-  if (typeof payload === "string" && payload.startsWith("data:image/")) return [imageOf(payload)];
-  if (payload && typeof payload === "object" && typeof payload.png === "string") {
-    return [imageOf({ src: `data:image/png;base64,${payload.png}`, alt: payload.alt || text || "chart" })];
-  }
-  if (payload && typeof payload === "object" && (payload.mark || String(payload.$schema || "").includes("vega"))) {
-    return [h("div", { className: "dial-note" }, "Vega-Lite chart (shown as its specification)"), jsonBlock(payload)];
-  }
-  return [hasPayload ? jsonBlock(payload) : null];
-}
-function informNode(event) {
-  if (event.act === "skipped") {
-    return h(
-      "div",
-      { className: "dial-note dial-skipped", "data-dial-skipped": String(event.id ?? event.element ?? "") },
-      String(event.text || "Skipped.")
-    );
-  }
-  if (event.act === "addressed-elsewhere") {
-    return h(
-      "div",
-      { className: "dial-elsewhere", "data-dial-elsewhere": String(event.addressed_to ?? "") },
-      h("div", { className: "dial-note" }, `For ${String(event.addressed_to || "someone else")} — not acted on here:`),
-      h("div", { className: "dial-elsewhere-text" }, String(event.text || ""))
-    );
-  }
-  const ack = event.act === "acknowledge";
-  return h("div", {
-    className: `dial-inform${ack ? " dial-ack" : ""}`,
-    "data-dial-inform": "",
-    "data-dial-render": String(event.render || "prose")
-  }, informBody(event));
-}
-
-// js/src/announce.js
-var KEEP = 4;
-var FROM = (
-  /** @type {{[kind: string]: string}} */
-  { person: "You", inform: "Agent", delegate: "Hand-off" }
-);
-function saidOf(node, kind = "") {
-  const chip = node.querySelector(".dial-chip");
-  const name = node.getAttribute("aria-label");
-  if (chip && name) return `${name}: ${chip.textContent || ""}`;
-  const text = summarise((node.textContent || "").replace(/\s+/g, " ").trim(), 300);
-  return text && `${FROM[kind] || "Update"}: ${text}`;
-}
-function announcer() {
-  const node = h("div", { className: "dial-sr-only", "aria-live": "polite", "data-dial-announcer": "" });
-  const said = /* @__PURE__ */ new Map();
-  let first = true;
-  return {
-    node,
-    update(entries) {
-      const lines = [];
-      for (const [key, entry] of entries) {
-        const now = saidOf(entry.node, entry.item?.kind);
-        if (!now || said.get(key) === now) continue;
-        said.set(key, now);
-        if (!first) lines.push(now);
-      }
-      for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
-      first = false;
-      for (const line of lines) node.append(h("p", {}, line));
-      while (node.childNodes.length > KEEP) node.firstChild?.remove();
-      return lines;
-    }
-  };
-}
-
 // js/src/focus.js
 var WAITING = "[data-dial-suggestion][data-dial-status=pending], [data-dial-ask][data-dial-status=pending], [data-dial-questions]:not(.dial-questions-sent)";
 var CONTROLS = "button, input, textarea, select";
@@ -763,7 +526,7 @@ function askCard(view, item) {
 function answered(item, type) {
   const chosen = type === "confirm" ? null : (item.event.options || []).find((o) => o && String(o.value) === String(item.answer));
   const shown = chosen && chosen.label ? String(chosen.label) : type === "confirm" && /^(yes|no)$/i.test(String(item.answer)) ? humanise(String(item.answer).toLowerCase()) : String(item.answer);
-  return h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, "You: "), shown);
+  return h("div", { className: "dial-answered" }, h("span", { className: "dial-you" }, words("answered-by")), shown);
 }
 function choiceButton(option, onClick) {
   const label = option.label || option.value;
@@ -852,7 +615,7 @@ function fieldPointers(payload) {
   return out.slice(0, POINTER_LIMIT + 1);
 }
 function commentLabel(field2) {
-  return field2 === "" || field2 === null || field2 === void 0 ? "Whole proposal" : String(field2);
+  return field2 === "" || field2 === null || field2 === void 0 ? words("whole-proposal") : String(field2);
 }
 function commentsFor(view, id) {
   let comments = view.comments.get(id);
@@ -986,7 +749,7 @@ function outcomeComments(outcome) {
   return h(
     "div",
     { className: "dial-outcome-comments", "data-dial-outcome-comments": "" },
-    h("div", { className: "dial-outcome-comments-title" }, "Your comments"),
+    h("div", { className: "dial-outcome-comments-title" }, words("comments")),
     h("ul", {}, list.map((c) => h(
       "li",
       { "data-dial-outcome-comment": String(c.field ?? "") },
@@ -1085,11 +848,11 @@ function field(form, rawSchema, value, parts, label, required) {
     String(title),
     required ? h("span", { className: "dial-required", "aria-hidden": "true" }, " *") : null
   ) : null;
-  const describe = s.description ? h("div", { className: "dial-field-help", id: `${id}-help` }, String(s.description)) : null;
+  const describe2 = s.description ? h("div", { className: "dial-field-help", id: `${id}-help` }, String(s.description)) : null;
   const input = inputFor(form, { s, type, value, parts, path, id, wrap });
-  if (describe) input.setAttribute("aria-describedby", describe.id);
+  if (describe2) input.setAttribute("aria-describedby", describe2.id);
   if (!labelNode) input.setAttribute("aria-label", String(label ?? "value"));
-  const pieces = type === "boolean" ? [h("div", { className: "dial-check-row" }, input, labelNode), describe] : [labelNode, input, describe];
+  const pieces = type === "boolean" ? [h("div", { className: "dial-check-row" }, input, labelNode), describe2] : [labelNode, input, describe2];
   wrap.append(.../** @type {HTMLElement[]} */
   pieces.filter(Boolean));
   return wrap;
@@ -1450,58 +1213,258 @@ function syncFromJson(draft) {
   }
 }
 
-// js/src/review.js
-var DRY_RUN_WAIT_MS = 300;
-var DRY_RUN_ANSWER_MS = 15e3;
-var COPIED_MS = 1500;
-var CHIPS = 30;
-function canonical(value) {
-  return JSON.stringify(value, (_, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v) ?? "";
+// js/src/inform.js
+var TABLE_ROWS = 300;
+var CARD_ITEMS = 100;
+function cellText(value) {
+  if (value === null || value === void 0) return "";
+  if (typeof value === "number") return formatNumber(value);
+  if (typeof value === "object") return summarise(value, 120);
+  return String(value);
 }
-function isDryRun(value) {
-  return Boolean(value) && typeof value === "object" && !Array.isArray(value) && /** @type {{ok?: unknown}} */
-  (value.ok === true || /** @type {{ok?: unknown}} */
-  value.ok === false);
-}
-function shownDryRun(item, asked) {
-  const proposed = isDryRun(item.event.dry_run) ? item.event.dry_run : null;
-  const token = item.pending ? item.pending.token : null;
-  if (!asked || !token || asked.token !== token) return { result: proposed, edit: "none" };
-  return { result: asked.result ?? proposed, edit: asked.state };
-}
-function countChange(pair, noun) {
-  if (!Array.isArray(pair) || pair.length !== 2) return null;
-  const [before, after] = pair;
-  const count = (n) => typeof n === "number" ? formatCount(n) : null;
-  const plural = (n) => `${noun}${n === 1 ? "" : "s"}`;
-  if (count(after) === null) return null;
-  if (count(before) === null) return `${count(after)} ${plural(after)} (new)`;
-  if (before === after) return `${count(after)} ${plural(after)}`;
-  return `${count(before)} → ${count(after)} ${plural(after)}`;
-}
-function formatCount(n) {
-  return Number.isInteger(n) ? n.toLocaleString("en-US") : formatNumber(n);
-}
-function isFramesEffect(effect) {
-  return Boolean(effect) && typeof effect === "object" && !Array.isArray(effect) && (Array.isArray(effect.rows) || Array.isArray(effect.columns)) && ("frame" in effect || "into" in effect);
-}
-function editedPayload(draft) {
-  if (draft.view === "json" && draft.json !== null) {
-    try {
-      return JSON.parse(draft.json);
-    } catch {
-      return void 0;
+function tableRows(payload) {
+  let columns = [];
+  let rows = [];
+  if (payload && !Array.isArray(payload) && Array.isArray(payload.data)) {
+    columns = Array.isArray(payload.columns) ? payload.columns.map(String) : [];
+    rows = payload.data;
+    if (Array.isArray(payload.index) && payload.index.length === rows.length) {
+      columns = ["", ...columns];
+      rows = rows.map((row, i) => [payload.index[i], ...Array.isArray(row) ? row : [row]]);
     }
+  } else if (Array.isArray(payload)) {
+    rows = payload;
+    if (rows.some((row) => row && typeof row === "object" && !Array.isArray(row))) {
+      const seen = /* @__PURE__ */ new Set();
+      for (const row of rows.slice(0, TABLE_ROWS)) {
+        if (row && typeof row === "object" && !Array.isArray(row)) {
+          for (const key of Object.keys(row)) seen.add(key);
+        }
+      }
+      columns = [...seen];
+      rows = rows.map((row) => row && typeof row === "object" && !Array.isArray(row) ? columns.map((c) => row[c]) : [row]);
+    }
+  } else {
+    return null;
   }
-  return draft.local.size ? void 0 : draft.value;
+  return { columns, rows };
 }
-function undoableOf(model, id) {
-  const all = model.get("undoable");
-  if (!all || typeof all !== "object" || Array.isArray(all) || !Object.hasOwn(all, id)) return null;
-  const word = all[id];
-  if (word === true) return true;
-  return typeof word === "string" && word.trim() ? word : null;
+function tableOf(payload, name = "") {
+  const parsed = tableRows(payload);
+  if (!parsed) return null;
+  const { columns, rows } = parsed;
+  const shown = rows.slice(0, TABLE_ROWS);
+  const table = h("table", { className: "dial-table" });
+  if (columns.length) {
+    table.append(h("thead", {}, h("tr", {}, columns.map((c) => h("th", { scope: "col" }, c)))));
+  }
+  const body = h("tbody");
+  for (const row of shown) {
+    body.append(h("tr", {}, (Array.isArray(row) ? row : [row]).map((v) => h("td", { className: typeof v === "number" ? "dial-num" : "" }, cellText(v)))));
+  }
+  table.append(body);
+  const wrap = h("div", { className: "dial-table-wrap", tabindex: "0", role: "region", "aria-label": tableName(name, columns) }, table);
+  const more = rows.length - shown.length;
+  return more > 0 ? [wrap, h("div", { className: "dial-more" }, `+${more} more rows`)] : [wrap];
 }
+function tableName(name, columns) {
+  const said = summarise(String(name || "").replace(/\s+/g, " ").trim(), 80);
+  if (said) return `Table: ${said}`;
+  return columns.length ? `Table of ${summarise(columns.map(String).join(", "), 80)}` : "Table";
+}
+function imageOf(item) {
+  const src = typeof item === "string" ? item : item && (item.src || item.url);
+  const alt = item && typeof item === "object" ? item.alt || item.title || "" : "";
+  const safe = safeUrl(src, { image: true });
+  if (!safe) return h("div", { className: "dial-blocked" }, `Image not shown (unsafe or missing URL): ${summarise(src, 80)}`);
+  const figure = () => h(
+    "figure",
+    { className: "dial-figure" },
+    h("img", { src: safe, alt: String(alt), referrerpolicy: "no-referrer" }),
+    alt ? h("figcaption", {}, String(alt)) : null
+  );
+  if (!isRemote(safe)) return figure();
+  const host = new URL(safe).host;
+  const box = h(
+    "div",
+    { className: "dial-remote", "data-dial-remote": host },
+    h(
+      "span",
+      { className: "dial-remote-text" },
+      `Image from ${host}${alt ? ` (${summarise(String(alt), 60)})` : ""} — not loaded: loading it contacts that server.`
+    )
+  );
+  box.append(button(
+    "Load image",
+    "load-image",
+    () => box.replaceWith(figure()),
+    { aria: `Load the image from ${host}` }
+  ));
+  return box;
+}
+function resultNodes(result) {
+  if (result && typeof result === "object" && !Array.isArray(result) && result.vega_lite && typeof result.vega_lite === "object") {
+    return chartOf(result.chart, result.vega_lite);
+  }
+  const shape = resultShape(result);
+  const caption = (text) => text ? h("div", { className: "dial-result-caption" }, text) : null;
+  switch (shape.kind) {
+    case "media":
+      return [caption(shape.caption), ...shape.items.slice(0, 20).map(imageOf)];
+    case "table": {
+      const { table } = shape;
+      const total = Number(table.total_rows);
+      const note = Number.isFinite(total) && total > table.rows.length ? `The first ${table.rows.length} of ${total} rows` : "";
+      const said = [shape.caption, note].filter(Boolean).join(" · ");
+      return [caption(said), ...tableOf({ columns: table.columns, data: table.rows }, said) || []];
+    }
+    case "list": {
+      const items = shape.items;
+      const objects = items.some((item) => item && typeof item === "object" && !Array.isArray(item));
+      const body = objects ? tableOf(items, shape.caption) || [] : [h(
+        "ul",
+        { className: "dial-result-list" },
+        items.slice(0, CARD_ITEMS).map((item) => h("li", {}, cellText(item)))
+      )];
+      const more = !objects && items.length > CARD_ITEMS ? h("div", { className: "dial-more" }, `+${items.length - CARD_ITEMS} more`) : null;
+      const head = items.length ? `${shape.caption} (${items.length})` : `${shape.caption}: none`;
+      return [caption([head, shape.extra].filter(Boolean).join(" · ")), ...items.length ? body : [], more];
+    }
+    case "fields":
+    case "text":
+      return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
+    default:
+      return [];
+  }
+}
+function cardListOf(payload) {
+  const list = Array.isArray(payload) ? payload : payload && Array.isArray(payload.items) ? payload.items : null;
+  if (!list) return null;
+  const box = h("ul", { className: "dial-card-list" });
+  for (const item of list.slice(0, CARD_ITEMS)) {
+    if (!item || typeof item !== "object") {
+      box.append(h("li", { className: "dial-mini-card" }, cellText(item)));
+      continue;
+    }
+    const title = item.title ?? item.name ?? item.label ?? item.id;
+    const rest = Object.entries(item).filter(([k]) => !["title", "name", "label", "url", "image"].includes(k));
+    const link = safeUrl(item.url);
+    box.append(h(
+      "li",
+      { className: "dial-mini-card" },
+      title !== void 0 ? h("div", { className: "dial-mini-title" }, cellText(title)) : null,
+      h("dl", {}, rest.slice(0, 8).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, cellText(v))])),
+      link ? h("a", { href: link, target: "_blank", rel: "noopener noreferrer nofollow" }, "Open link") : null
+    ));
+  }
+  const more = list.length - Math.min(list.length, CARD_ITEMS);
+  return more > 0 ? [box, h("div", { className: "dial-more" }, `+${more} more`)] : [box];
+}
+function informBody(event) {
+  const hint = String(event.render || "prose");
+  const text = typeof event.text === "string" ? event.text : "";
+  const hasPayload = event.payload !== void 0 && event.payload !== null;
+  const payload = event.payload;
+  const prose = text ? h("div", { className: "dial-prose" }, text) : null;
+  switch (hint) {
+    case "prose":
+      return [prose ?? (hasPayload ? jsonBlock(payload) : h("div"))];
+    case "code":
+    case "diagram": {
+      const code = hasPayload ? typeof payload === "string" ? payload : JSON.stringify(payload, null, 2) : text;
+      return [
+        hasPayload && text ? prose : null,
+        h("pre", { className: "dial-code" }, h("code", {}, code))
+      ];
+    }
+    case "table": {
+      const table = hasPayload ? tableOf(payload, text) : null;
+      return [prose, ...table ?? (hasPayload ? [jsonBlock(payload)] : [])];
+    }
+    case "card-list": {
+      const cards = hasPayload ? cardListOf(payload) : null;
+      return [prose, ...cards ?? (hasPayload ? [jsonBlock(payload)] : [])];
+    }
+    case "media": {
+      const source = hasPayload ? payload : text;
+      const items = Array.isArray(source) ? source : [source];
+      return [hasPayload ? prose : null, ...items.slice(0, 20).map(imageOf)];
+    }
+    case "chart":
+      return [prose, ...event.chart ? chartOf(event.chart, payload) : chartNodes(payload, text, hasPayload)];
+    case "raw":
+      return [prose, hasPayload ? jsonBlock(payload) : null];
+    default:
+      return [prose, hasPayload ? jsonBlock(payload) : null];
+  }
+}
+function chartOf(chart, spec) {
+  const drawn = chart && "src" in chart ? safeUrl(chart.src, { image: true }) : null;
+  if (chart && "src" in chart && drawn && !isRemote(drawn)) {
+    const px = (n) => typeof n === "number" && n > 0 ? Math.min(Math.round(n), 4e3) : null;
+    return [h(
+      "figure",
+      { className: "dial-figure dial-chart", "data-dial-chart": "drawn" },
+      h("img", { src: drawn, alt: String(chart.alt || "A chart"), width: px(chart.width), height: px(chart.height) })
+    )];
+  }
+  const why = chart && "error" in chart ? String(chart.error) : "Vega-Lite chart (not drawn here)";
+  return [
+    h("div", { className: "dial-note dial-chart-error", "data-dial-chart": "not-drawn" }, why),
+    specToggle(spec)
+  ];
+}
+function specToggle(spec) {
+  const region = h("div", { className: "dial-disclosed", id: uid("spec"), hidden: true }, jsonBlock(spec));
+  const toggle = h("button", {
+    type: "button",
+    className: "dial-disclose",
+    "data-dial-toggle": "chart-spec",
+    "aria-controls": region.id,
+    "aria-expanded": "false"
+  }, "Vega-Lite specification");
+  toggle.addEventListener("click", () => {
+    region.hidden = !region.hidden;
+    toggle.setAttribute("aria-expanded", String(!region.hidden));
+  });
+  return h("div", { className: "dial-chart-spec" }, toggle, region);
+}
+function chartNodes(payload, text, hasPayload) {
+  if (typeof payload === "string" && payload.startsWith("data:image/")) return [imageOf(payload)];
+  if (payload && typeof payload === "object" && typeof payload.png === "string") {
+    return [imageOf({ src: `data:image/png;base64,${payload.png}`, alt: payload.alt || text || "chart" })];
+  }
+  if (payload && typeof payload === "object" && (payload.mark || String(payload.$schema || "").includes("vega"))) {
+    return [h("div", { className: "dial-note" }, "Vega-Lite chart (shown as its specification)"), jsonBlock(payload)];
+  }
+  return [hasPayload ? jsonBlock(payload) : null];
+}
+function informNode(event) {
+  if (event.act === "skipped") {
+    return h(
+      "div",
+      { className: "dial-note dial-skipped", "data-dial-skipped": String(event.id ?? event.element ?? "") },
+      String(event.text || "Skipped.")
+    );
+  }
+  if (event.act === "addressed-elsewhere") {
+    return h(
+      "div",
+      { className: "dial-elsewhere", "data-dial-elsewhere": String(event.addressed_to ?? "") },
+      h("div", { className: "dial-note" }, `For ${String(event.addressed_to || "someone else")} — not acted on here:`),
+      h("div", { className: "dial-elsewhere-text" }, String(event.text || ""))
+    );
+  }
+  const ack = event.act === "acknowledge";
+  return h("div", {
+    className: `dial-inform${ack ? " dial-ack" : ""}`,
+    "data-dial-inform": "",
+    "data-dial-render": String(event.render || "prose")
+  }, informBody(event));
+}
+
+// js/src/code.js
+var COPIED_MS = 1500;
 function disclosure(view, key, label, body, name) {
   const region = h("div", { className: "dial-disclosed", id: uid("more") }, body);
   const toggle = h("button", {
@@ -1580,6 +1543,74 @@ function codeBlock(view, key, code, { label = "Code", action = "copy-code", copy
     region
   );
 }
+var drawnCode = /* @__PURE__ */ new WeakMap();
+function drawAllCode(view, box) {
+  const raw = view.model.get("code");
+  const code = typeof raw === "string" ? raw : "";
+  if (drawnCode.get(box) === code) return;
+  drawnCode.set(box, code);
+  box.hidden = !code.trim();
+  box.replaceChildren(...code.trim() ? [codeBlock(
+    view,
+    "all-code",
+    code,
+    { label: "All code", action: "copy-all-code", copyLabel: "Copy all code" }
+  )] : []);
+}
+
+// js/src/review-shapes.js
+function canonical(value) {
+  return JSON.stringify(value, (_, v) => v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v) ?? "";
+}
+function isDryRun(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value) && /** @type {{ok?: unknown}} */
+  (value.ok === true || /** @type {{ok?: unknown}} */
+  value.ok === false);
+}
+function shownDryRun(item, asked) {
+  const proposed = isDryRun(item.event.dry_run) ? item.event.dry_run : null;
+  const token = item.pending ? item.pending.token : null;
+  if (!asked || !token || asked.token !== token) return { result: proposed, edit: "none" };
+  return { result: asked.result ?? proposed, edit: asked.state };
+}
+function countChange(pair, noun) {
+  if (!Array.isArray(pair) || pair.length !== 2) return null;
+  const [before, after] = pair;
+  const count = (n) => typeof n === "number" ? formatCount(n) : null;
+  const plural = (n) => `${noun}${n === 1 ? "" : "s"}`;
+  if (count(after) === null) return null;
+  if (count(before) === null) return `${count(after)} ${plural(after)} (new)`;
+  if (before === after) return `${count(after)} ${plural(after)}`;
+  return `${count(before)} → ${count(after)} ${plural(after)}`;
+}
+function formatCount(n) {
+  return Number.isInteger(n) ? n.toLocaleString("en-US") : formatNumber(n);
+}
+function isFramesEffect(effect) {
+  return Boolean(effect) && typeof effect === "object" && !Array.isArray(effect) && (Array.isArray(effect.rows) || Array.isArray(effect.columns)) && ("frame" in effect || "into" in effect);
+}
+function editedPayload(draft) {
+  if (draft.view === "json" && draft.json !== null) {
+    try {
+      return JSON.parse(draft.json);
+    } catch {
+      return void 0;
+    }
+  }
+  return draft.local.size ? void 0 : draft.value;
+}
+function undoableOf(model, id) {
+  const all = model.get("undoable");
+  if (!all || typeof all !== "object" || Array.isArray(all) || !Object.hasOwn(all, id)) return null;
+  const word = all[id];
+  if (word === true) return true;
+  return typeof word === "string" && word.trim() ? word : null;
+}
+
+// js/src/review.js
+var DRY_RUN_WAIT_MS = 300;
+var DRY_RUN_ANSWER_MS = 15e3;
+var CHIPS = 30;
 function dryRunSection(view, item) {
   const id = String(item.event.id);
   const draft = view.drafts.get(id);
@@ -1645,13 +1676,13 @@ function plain(text) {
   return String(text ?? "").replace(/\s*·\s*/g, ", ").replace(/\s+/g, " ").trim();
 }
 function framesEffect(view, id, effect) {
-  const frame2 = typeof effect.frame === "string" ? effect.frame : "";
-  const into = typeof effect.into === "string" && effect.into !== frame2 ? effect.into : "";
+  const frame3 = typeof effect.frame === "string" ? effect.frame : "";
+  const into = typeof effect.into === "string" && effect.into !== frame3 ? effect.into : "";
   const counts = [countChange(effect.rows, "row"), countChange(effect.columns, "column")].filter(Boolean);
   const rows = h(
     "div",
     { className: "dial-dry-run-rows", "data-dial-dry-run-rows": "" },
-    frame2 || into ? h("span", { className: "dial-dry-run-frame" }, frame2, into ? ` → ${into}` : "", ": ") : null,
+    frame3 || into ? h("span", { className: "dial-dry-run-frame" }, frame3, into ? ` → ${into}` : "", ": ") : null,
     counts.join(" · ")
   );
   const names = (list) => Array.isArray(list) ? list.map((n) => String(n)) : [];
@@ -1831,20 +1862,6 @@ function undoPart(view, item, preview) {
   }
   return nodes;
 }
-var drawnCode = /* @__PURE__ */ new WeakMap();
-function drawAllCode(view, box) {
-  const raw = view.model.get("code");
-  const code = typeof raw === "string" ? raw : "";
-  if (drawnCode.get(box) === code) return;
-  drawnCode.set(box, code);
-  box.hidden = !code.trim();
-  box.replaceChildren(...code.trim() ? [codeBlock(
-    view,
-    "all-code",
-    code,
-    { label: "All code", action: "copy-all-code", copyLabel: "Copy all code" }
-  )] : []);
-}
 
 // js/src/rules-panel.js
 var SCOPE_LABEL = { conversation: "this conversation", notebook: "this notebook" };
@@ -1909,7 +1926,7 @@ function drawNotice(view, notice, state) {
         " · ",
         h("span", { className: "dial-rule-state" }, "not active, from a file you did not make")
       ),
-      h("pre", { className: "dial-code dial-rule-schema-text" }, h("code", {}, summarise(schemaText(rule.schema), 2e4)))
+      h("pre", { className: "dial-code dial-rule-schema-text", ...schemaRegion(rule.id) }, h("code", {}, summarise(schemaText(rule.schema), 2e4)))
     ))));
   }
   if (untrusted.error) parts.push(h("div", { className: "dial-error", role: "alert", "data-dial-trust-error": "" }, summarise(untrusted.error, 400)));
@@ -2107,12 +2124,14 @@ function ruleEntry(view, rule, highlighted, redraw) {
       " · ",
       h("span", { title: String(rule.created ?? "") }, `made ${madeAt(rule.created)}`)
     ),
-    h("pre", { className: "dial-code dial-rule-schema-text" }, h("code", {}, summarise(schema, 2e4)))
+    h("pre", { className: "dial-code dial-rule-schema-text", ...schemaRegion(id) }, h("code", {}, summarise(schema, 2e4)))
   );
 }
+function schemaRegion(id) {
+  return { tabindex: "0", role: "region", "aria-label": `The schema of rule ${String(id ?? "")}` };
+}
 
-// js/src/rules.js
-var RULE_DRAFT_WAIT_MS = 200;
+// js/src/rules-schema.js
 function valueType(value) {
   if (value === null || value === void 0) return "null";
   if (Array.isArray(value)) return "array";
@@ -2208,6 +2227,9 @@ function ruleSchemaOf(rule) {
 function allowable(event) {
   return event.allowable === true && event.kind !== "execute" && !event.destructive && !event.rule;
 }
+
+// js/src/rules-state.js
+var RULE_DRAFT_WAIT_MS = 200;
 function payloadOf2(item) {
   const payload = item.pending && item.pending.payload !== void 0 ? item.pending.payload : item.event.payload;
   return payload === void 0 ? null : payload;
@@ -2306,6 +2328,8 @@ function saveRule(view, id, rule) {
   view.model.send({ type: "allow", token, schema: result.schema, scope: rule.scope });
   rule.sync?.();
 }
+
+// js/src/rules-messages.js
 function ruleDraftAnswered(view, message) {
   if (!message || typeof message !== "object") return false;
   const token = String(message.token);
@@ -2375,6 +2399,8 @@ function listenForRules(connected, view) {
   connected.on("msg:custom", onMessage);
   return () => connected.off("msg:custom", onMessage);
 }
+
+// js/src/rules.js
 var ANY_LABEL = {
   string: "Any text",
   integer: "Any whole number",
@@ -2434,6 +2460,44 @@ function ruleEditor(view, item) {
       `From now on, a proposal of ${action} that matches is accepted without asking you. How may each field differ?`
     )
   );
+  const parts = {
+    ...fieldsPart(view, item, rule, changed),
+    ...schemaPart(rule, changed, () => sync()),
+    check: h("div", { className: "dial-rule-check", role: "status", "aria-live": "polite", "data-dial-rule-check": "checking" }),
+    saveError: h("div", { className: "dial-rule-error", role: "alert", "data-dial-rule-error": "" }),
+    save: (
+      /** @type {HTMLButtonElement} */
+      h("button", {
+        type: "button",
+        className: "dial-button dial-primary",
+        "data-dial-action": "save-rule",
+        onClick: () => saveRule(view, id, rule)
+      }, "Save rule and accept")
+    )
+  };
+  const scope = scopePart(rule);
+  const cancel2 = h("button", {
+    type: "button",
+    className: "dial-button",
+    "data-dial-action": "cancel-rule",
+    onClick: () => closeRuleEditor(view, item)
+  }, "Cancel");
+  box.append(
+    parts.overridden,
+    parts.fields,
+    h("div", { className: "dial-rule-json" }, parts.toggle, parts.region),
+    scope,
+    parts.check,
+    parts.saveError,
+    h("div", { className: "dial-buttons" }, parts.save, cancel2)
+  );
+  const sync = () => syncEditor(parts, rule, action);
+  rule.sync = sync;
+  sync();
+  if (item.pending && String(item.pending.token) !== rule.token) changed();
+  return box;
+}
+function fieldsPart(view, item, rule, changed) {
   const back = h("button", {
     type: "button",
     className: "dial-button dial-link",
@@ -2453,14 +2517,20 @@ function ruleEditor(view, item) {
   );
   const fields = h("div", { className: "dial-rule-fields", role: "group", "aria-label": "How each field may differ" });
   for (const row of ruleFields(rule.payload)) fields.append(fieldRow(view, item, rule, row, changed));
+  return { overridden, fields };
+}
+function schemaPart(rule, changed, sync) {
   const region = h("div", { className: "dial-rule-schema", id: uid("rule-schema") });
-  const area = h("textarea", {
-    className: "dial-input dial-mono dial-json",
-    "data-dial-rule-schema": "",
-    "aria-label": "The rule's JSON Schema",
-    spellcheck: "false",
-    rows: "8"
-  });
+  const area = (
+    /** @type {HTMLTextAreaElement} */
+    h("textarea", {
+      className: "dial-input dial-mono dial-json",
+      "data-dial-rule-schema": "",
+      "aria-label": "The rule's JSON Schema",
+      spellcheck: "false",
+      rows: "8"
+    })
+  );
   const first = ruleSchemaOf(rule);
   area.value = rule.json !== null ? rule.json : first.error === void 0 ? pretty(first.schema) : "";
   area.addEventListener("input", () => {
@@ -2483,8 +2553,11 @@ function ruleEditor(view, item) {
       sync();
     }
   }, "Schema (JSON)");
+  return { region, area, jsonError, toggle };
+}
+function scopePart(rule) {
   const name = uid("rule-scope");
-  const scope = h(
+  return h(
     "fieldset",
     { className: "dial-rule-scope" },
     h("legend", {}, "Applies to"),
@@ -2509,66 +2582,37 @@ function ruleEditor(view, item) {
       );
     })
   );
-  const check = h("div", { className: "dial-rule-check", role: "status", "aria-live": "polite", "data-dial-rule-check": "checking" });
-  const saveError = h("div", { className: "dial-rule-error", role: "alert", "data-dial-rule-error": "" });
-  const save2 = (
-    /** @type {HTMLButtonElement} */
-    h("button", {
-      type: "button",
-      className: "dial-button dial-primary",
-      "data-dial-action": "save-rule",
-      onClick: () => saveRule(view, id, rule)
-    }, "Save rule and accept")
-  );
-  const cancel2 = h("button", {
-    type: "button",
-    className: "dial-button",
-    "data-dial-action": "cancel-rule",
-    onClick: () => closeRuleEditor(view, item)
-  }, "Cancel");
-  box.append(
-    overridden,
-    fields,
-    h("div", { className: "dial-rule-json" }, toggle, region),
-    scope,
-    check,
-    saveError,
-    h("div", { className: "dial-buttons" }, save2, cancel2)
-  );
-  function sync() {
-    const result = ruleSchemaOf(rule);
-    const hand = rule.json !== null;
-    overridden.hidden = !hand;
-    fields.classList.toggle("dial-rule-fields-overridden", hand);
-    fields.querySelectorAll("button, input").forEach((node) => {
-      node.disabled = hand;
-    });
-    fields.querySelectorAll("[data-dial-rule-field-error]").forEach((node) => {
-      const mine = !hand && result.error !== void 0 && result.field === node.getAttribute("data-dial-rule-field-error");
-      node.textContent = mine ? String(result.error) : "";
-      node.hidden = !mine;
-    });
-    if (!hand && result.error === void 0 && document.activeElement !== area) area.value = pretty(result.schema);
-    const jsonWrong = hand && result.error !== void 0;
-    jsonError.textContent = jsonWrong ? String(result.error) : "";
-    jsonError.hidden = !jsonWrong;
-    if (jsonWrong) area.setAttribute("aria-invalid", "true");
-    else area.removeAttribute("aria-invalid");
-    if (jsonWrong && !rule.jsonOpen) {
-      rule.jsonOpen = true;
-      region.hidden = false;
-      toggle.setAttribute("aria-expanded", "true");
-    }
-    drawCheck(check, rule, result, action);
-    save2.disabled = !canSave(rule);
-    save2.textContent = rule.saving ? "Saving…" : rule.answer && rule.answer.card === false ? "Save rule" : "Save rule and accept";
-    saveError.textContent = rule.saveError || "";
-    saveError.hidden = !rule.saveError;
+}
+function syncEditor(parts, rule, action) {
+  const { overridden, fields, area, jsonError, region, toggle, check, save: save2, saveError } = parts;
+  const result = ruleSchemaOf(rule);
+  const hand = rule.json !== null;
+  overridden.hidden = !hand;
+  fields.classList.toggle("dial-rule-fields-overridden", hand);
+  fields.querySelectorAll("button, input").forEach((node) => {
+    node.disabled = hand;
+  });
+  fields.querySelectorAll("[data-dial-rule-field-error]").forEach((node) => {
+    const mine = !hand && result.error !== void 0 && result.field === node.getAttribute("data-dial-rule-field-error");
+    node.textContent = mine ? String(result.error) : "";
+    node.hidden = !mine;
+  });
+  if (!hand && result.error === void 0 && document.activeElement !== area) area.value = pretty(result.schema);
+  const jsonWrong = hand && result.error !== void 0;
+  jsonError.textContent = jsonWrong ? String(result.error) : "";
+  jsonError.hidden = !jsonWrong;
+  if (jsonWrong) area.setAttribute("aria-invalid", "true");
+  else area.removeAttribute("aria-invalid");
+  if (jsonWrong && !rule.jsonOpen) {
+    rule.jsonOpen = true;
+    region.hidden = false;
+    toggle.setAttribute("aria-expanded", "true");
   }
-  rule.sync = sync;
-  sync();
-  if (item.pending && String(item.pending.token) !== rule.token) changed();
-  return box;
+  drawCheck(check, rule, result, action);
+  save2.disabled = !canSave(rule);
+  save2.textContent = rule.saving ? "Saving…" : rule.answer && rule.answer.card === false ? "Save rule" : "Save rule and accept";
+  saveError.textContent = rule.saveError || "";
+  saveError.hidden = !rule.saveError;
 }
 function fieldRow(view, item, rule, row, changed) {
   const { pointer, value } = row;
@@ -2703,20 +2747,6 @@ function drawCheck(box, rule, result, action) {
 }
 
 // js/src/cards.js
-var STATUS_LABEL = {
-  pending: "Waiting for you",
-  proposed: "Proposed",
-  done: "Done",
-  failed: "Failed",
-  dismissed: "Dismissed",
-  superseded: "Superseded",
-  "handed-off": "Handed off",
-  invalid: "Invalid",
-  skipped: "Skipped",
-  confirmed: "Confirmed",
-  running: "Running",
-  undone: "Undone"
-};
 function draftFor(view, item) {
   const id = String(item.event.id);
   let draft = view.drafts.get(id);
@@ -2888,18 +2918,18 @@ function stepList(item) {
       row.append(h(
         "div",
         { className: "dial-suspicious", role: "note", "data-dial-suspicious": hidden.join(" ") },
-        `⚠ Hidden characters (${hidden.join(", ")}): what this command looks like is not what it runs. They are shown below by name.`
+        words("hidden-characters", { names: hidden.join(", ") })
       ));
     }
     row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
-    if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, "(edited)"));
+    if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, words("edited")));
     if (outcome) row.append(stepOutcome(outcome));
     list.append(row);
   }
   return [h(
     "div",
     { className: "dial-step-count", "data-dial-step-count": String(steps.length) },
-    `${steps.length} step${steps.length === 1 ? "" : "s"} will run, exactly as shown:`
+    words("steps", { count: steps.length, noun: steps.length === 1 ? "step" : "steps" })
   ), list];
 }
 function stepOutcome(outcome) {
@@ -2924,7 +2954,7 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
   const status = String(outcome.status);
   const line = h("div", { className: `dial-outcome dial-outcome-${status}${undone ? " dial-outcome-taken-back" : ""}` });
   if (status === "done") {
-    line.append(h("strong", {}, "Done"));
+    line.append(h("strong", {}, STATUS_LABEL.done));
     const result = outcome.result && typeof outcome.result === "object" && !Array.isArray(outcome.result) && typeof outcome.result.code === "string" ? Object.fromEntries(Object.entries(outcome.result).filter(([key]) => key !== "code")) : outcome.result;
     const body = (
       /** @type {HTMLElement[]} */
@@ -2934,16 +2964,14 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     if (inline) line.append(body[0]);
     else if (body.length) line.append(h("div", { className: "dial-result-body", "data-dial-result": "" }, body));
   } else if (status === "failed") {
-    line.append(h("strong", {}, "Failed"), h("span", {}, ` — ${summarise(outcome.error || "error")}`));
-    if (outcome.hint) line.append(h("div", { className: "dial-hint" }, `Hint: ${summarise(outcome.hint)}`));
+    line.append(h("strong", {}, STATUS_LABEL.failed), h("span", {}, words("failed", { error: summarise(outcome.error || "error") })));
+    if (outcome.hint) line.append(h("div", { className: "dial-hint" }, words("hint", { hint: summarise(outcome.hint) })));
   } else if (status === "dismissed") {
     const reason = outcomeReason(outcome);
-    line.append(h("strong", {}, "Dismissed"));
+    line.append(h("strong", {}, STATUS_LABEL.dismissed));
     if (reason) line.append(reason);
-  } else if (status === "superseded") {
-    line.append(h("strong", {}, "Superseded"), h("span", {}, " — you moved on without deciding"));
-  } else if (status === "handed-off") {
-    line.append(h("strong", {}, "Handed off"), h("span", {}, " — continued in its own panel"));
+  } else if (status === "superseded" || status === "handed-off") {
+    line.append(h("strong", {}, STATUS_LABEL[status]), h("span", {}, words(status)));
   } else {
     line.append(h("strong", {}, STATUS_LABEL[status] || status));
     if (outcome.hint || outcome.error) line.append(h("span", {}, ` — ${summarise(outcome.hint || outcome.error)}`));
@@ -2975,7 +3003,7 @@ function statusNode(item) {
     return h("div", { className: `dial-status-line dial-outcome-${event.status}`, "data-dial-outcome": String(event.id ?? "") }, bits.join(" — "));
   }
   if (event.type === "stopped") {
-    const line = h("div", { className: "dial-status-line dial-stopped", "data-dial-stopped": "" }, "Stopped.");
+    const line = h("div", { className: "dial-status-line dial-stopped", "data-dial-stopped": "" }, words("stopped"));
     if (typeof event.partial !== "string" || !event.partial) return line;
     return h(
       "div",
@@ -2985,36 +3013,36 @@ function statusNode(item) {
     );
   }
   if (event.type === "resumed") {
-    const saved = event.saved_at ? ` (saved ${event.saved_at.replace("T", " ").replace("+00:00", " UTC")})` : "";
+    const saved = event.saved_at ? words("saved-at", { when: event.saved_at.replace("T", " ").replace("+00:00", " UTC") }) : "";
     if (event.read_only) {
       return h(
         "div",
         { className: "dial-status-line dial-resumed dial-warn", "data-dial-resumed": "", "data-dial-read-only": "" },
-        `Opened read-only from ${event.session}${saved}: a file you did not make. Nothing in it runs until you trust it (below).`
+        words("read-only", { session: event.session, saved })
       );
     }
-    const waiting2 = event.waiting ? ": what was waiting for you is back, above." : ".";
+    const waiting2 = event.waiting ? words("waiting-is-back") : ".";
     return h(
       "div",
       { className: "dial-status-line dial-resumed", "data-dial-resumed": "" },
-      `Carried on from ${event.session}${saved}${waiting2}`
+      words("carried-on", { session: event.session, saved, waiting: waiting2 })
     );
   }
   if (event.type === "undo-failed") {
     return h(
       "div",
       { className: "dial-status-line dial-error", role: "alert", "data-dial-undo-failed": String(event.id ?? "") },
-      `Undo of ${summarise(event.id, 60)} failed: ${summarise(event.error, 400)}`
+      words("undo-failed", { id: summarise(event.id, 60), error: summarise(event.error, 400) })
     );
   }
-  if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, `Stopped after ${event.turns} turns (turn limit).`);
-  return h("div", { className: "dial-status-line dial-error", role: "alert" }, `Error: ${summarise(event.error, 400)}`);
+  if (event.type === "turn-limit") return h("div", { className: "dial-status-line dial-warn" }, words("turn-limit", { turns: event.turns }));
+  return h("div", { className: "dial-status-line dial-error", role: "alert" }, words("error", { error: summarise(event.error, 400) }));
 }
 function noReplyNode(view, item) {
   const box = h(
     "div",
     { className: "dial-no-reply", role: "alert" },
-    h("span", {}, "The agent did not reply. "),
+    h("span", {}, words("no-reply")),
     h("span", { className: "dial-hint" }, summarise(item.event.error || "", 200))
   );
   if (item.retry && !view.model.get("running")) {
@@ -3031,7 +3059,7 @@ function delegateNode(item) {
   box.append(h(
     "div",
     { className: "dial-note" },
-    `Hand-off to ${String(event.to || "another actor")}${event.intent ? ` (${String(event.intent)})` : ""}` + (event.registered ? "" : " — nobody here takes it over; the agent was told.")
+    words("hand-off", { to: String(event.to || words("another-actor")), intent: event.intent ? ` (${String(event.intent)})` : "" }) + (event.registered ? "" : words("hand-off-to-nobody"))
   ));
   if (event.text) box.append(h("div", {}, String(event.text)));
   if (event.context !== null && event.context !== void 0) box.append(jsonBlock(event.context));
@@ -3149,6 +3177,660 @@ function drawLog(view, log, items) {
   }
 }
 
+// js/src/replay-steps.js
+var EVENT_ABOUT = {
+  person: "The person's words: typed in the chat, or an answer to a question.",
+  sent: "The runtime sent the agent a message. Its exact text is under “What the agent received”.",
+  reply: "The agent's reply, raw, exactly as it came back. The runtime reads it next.",
+  inform: "A message from the reply, shown to the person. It expects no answer.",
+  ask: "A question for the person. The answer goes back to the agent with the next message.",
+  suggestion: "A proposal the domain found valid, shown as a card. Nothing runs until it is accepted (read-only and hand-off actions excepted).",
+  outcome: "What became of a proposal. The agent is told in the next message. 'undone': the person took a done one back.",
+  "undo-failed": "An Undo that did not happen (what it would put back had changed, or the domain's undo failed): the proposal stays done.",
+  declare: "A fact the agent declared: it fills the session's context.",
+  delegate: "A hand-off to another actor.",
+  phatic: "A channel signal (typing, thinking): an indicator, nothing else.",
+  "no-reply": "The agent did not reply in time. What it has not heard is sent again with the next message.",
+  "turn-limit": "The runtime stopped after the most turns one message may take.",
+  error: "Sending to the agent failed.",
+  stopped: "The person stopped the agent's answer.",
+  resumed: "The conversation carried on from a saved session (a new kernel, the same cell run again)."
+};
+function clampStep(step, count) {
+  const value = Math.trunc(Number(step));
+  if (!Number.isFinite(value)) return 0;
+  return Math.max(0, Math.min(count, value));
+}
+function latestSent(transcript, step) {
+  for (let index = Math.min(step, transcript.length) - 1; index >= 0; index -= 1) {
+    const event = transcript[index];
+    if (event && event.type === "sent") {
+      return { index, turn: event.turn, message: typeof event.message === "string" ? event.message : String(event.message ?? "") };
+    }
+  }
+  return null;
+}
+function replayPending(transcript, step) {
+  for (let index = Math.min(step, transcript.length) - 1; index >= 0; index -= 1) {
+    const event = transcript[index];
+    if (!event || event.type !== "ask") continue;
+    const answered2 = (from, to) => transcript.slice(from, to).some((e) => e && e.type === "person" && e.answer_to === index);
+    if (answered2(index + 1, step) || !answered2(step, transcript.length)) return {};
+    const type = String(event.response_type || "text");
+    return {
+      kind: "answer",
+      token: "",
+      index,
+      response_type: type,
+      options: type === "confirm" || !Array.isArray(event.options) ? [] : event.options
+    };
+  }
+  return {};
+}
+function ownerKey(items, transcript, index) {
+  const event = transcript[index];
+  if (!event || typeof event !== "object") return null;
+  const own = items.find((item) => item.key.slice(1) === String(index));
+  if (own) return own.key;
+  const card = (id) => {
+    for (let i = items.length - 1; i >= 0; i -= 1) {
+      const item = items[i];
+      if (item.kind === "suggestion" && String(item.event.id) === String(id)) return item.key;
+    }
+    return null;
+  };
+  if (event.type === "outcome") {
+    return (event.block !== void 0 && event.block !== null ? card(event.block) : null) ?? card(event.id);
+  }
+  if (event.type === "inform" && event.act === "acknowledge") return card(event.of);
+  if (event.type === "undo-failed") return card(event.id);
+  if (event.type === "person") {
+    const ask = items.find((item) => item.kind === "ask" && item.index === event.answer_to);
+    return ask ? ask.key : null;
+  }
+  return null;
+}
+function describe(event) {
+  if (!event || typeof event !== "object") return "";
+  const e = (
+    /** @type {{[key: string]: Json}} */
+    event
+  );
+  const words2 = (value, limit = 60) => `“${summarise(value, limit)}”`;
+  switch (e.type) {
+    case "person":
+      return `person: ${words2(e.text)}`;
+    case "sent":
+      return `sent to the agent (turn ${summarise(e.turn, 12)})`;
+    case "reply":
+      return `the agent's reply (turn ${summarise(e.turn, 12)})`;
+    case "inform":
+      return `${e.act === "acknowledge" ? "acknowledge" : "inform"}: ${words2(e.text)}`;
+    case "ask":
+      return `ask (${summarise(e.response_type || "text", 20)}): ${words2(e.text)}`;
+    case "suggestion":
+      return `suggestion ${summarise(e.action, 40)} (${summarise(e.id, 40)})`;
+    case "outcome":
+      return `outcome ${summarise(e.id, 40)}: ${summarise(e.status, 30)}`;
+    case "declare":
+      return `declare ${summarise(e.key, 40)}`;
+    case "delegate":
+      return `delegate to ${summarise(e.to, 40)}`;
+    case "phatic":
+      return `phatic: ${summarise(e.signal, 30)}`;
+    case "undo-failed":
+      return `undo of ${summarise(e.id, 40)} failed`;
+    default:
+      return summarise(e.type, 40);
+  }
+}
+function aboutEvent(event) {
+  if (!event || typeof event !== "object") return "";
+  const about = Object.prototype.hasOwnProperty.call(EVENT_ABOUT, event.type) ? EVENT_ABOUT[event.type] : null;
+  return about || "An event this version of dial-notebook does not draw.";
+}
+function fieldsOf(event) {
+  if (!event || typeof event !== "object") return [];
+  return Object.entries(event).filter(([key]) => key !== "type");
+}
+function tickKind(event) {
+  if (!event || typeof event !== "object") return "other";
+  switch (event.type) {
+    case "person":
+      return "person";
+    case "sent":
+    case "reply":
+      return "wire";
+    case "inform":
+    case "declare":
+    case "delegate":
+    case "phatic":
+      return "agent";
+    case "suggestion":
+      return "card";
+    case "ask":
+      return "question";
+    case "outcome":
+      return event.status === "done" || event.status === "handed-off" ? "done" : "refused";
+    case "no-reply":
+    case "turn-limit":
+    case "error":
+    case "stopped":
+    case "undo-failed":
+      return "trouble";
+    case "resumed":
+      return "wire";
+    default:
+      return "other";
+  }
+}
+function savedAt(value) {
+  const text = typeof value === "string" ? value.trim() : "";
+  const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(text);
+  if (!iso) return summarise(text, 40);
+  const zone = !iso[3] ? "" : iso[3] === "Z" || iso[3] === "+00:00" || iso[3] === "-00:00" ? " UTC" : ` UTC${iso[3]}`;
+  return `${iso[1]} ${iso[2]}${zone}`;
+}
+
+// js/src/replay-panels.js
+var MAX_SHOWN = 2e5;
+var FIELD_CHARS = 600;
+function heading(text, note) {
+  return h("h3", { className: "dial-replay-heading" }, text, note ? h("span", { className: "dial-replay-note" }, note) : null);
+}
+function exactText(text, marker) {
+  const shownText = text.length > MAX_SHOWN ? text.slice(0, MAX_SHOWN) : text;
+  const nodes = [h("pre", { className: "dial-replay-pre", [marker]: "", dir: "ltr" }, shownText)];
+  if (text.length > MAX_SHOWN) {
+    nodes.push(h(
+      "div",
+      { className: "dial-replay-note" },
+      `… ${(text.length - MAX_SHOWN).toLocaleString("en-US")} more characters, not drawn here (the Python side's replay has them all).`
+    ));
+  }
+  const hidden = [...new Set(hiddenPieces(shownText).map((piece) => piece.hidden).filter(Boolean))];
+  if (hidden.length) {
+    nodes.push(h(
+      "div",
+      { className: "dial-replay-hidden", role: "note" },
+      `⚠ Holds invisible characters: ${hidden.slice(0, 12).join(", ")}${hidden.length > 12 ? " …" : ""}`
+    ));
+  }
+  return nodes;
+}
+function drawEvent(box, event, step) {
+  if (!event || typeof event !== "object") {
+    box.replaceChildren(
+      heading("This event"),
+      h("p", { className: "dial-replay-about" }, step ? "This entry is not an event (not an object)." : "The replay starts before anything happened. Each Next shows one more event: what the person saw on the left, the runtime's side of it here.")
+    );
+    return;
+  }
+  const kind = tickKind(event);
+  const list = h("dl", { className: "dial-replay-fields" });
+  for (const [key, value] of fieldsOf(event)) {
+    const wire = event.type === "sent" && key === "message" || event.type === "reply" && key === "text";
+    let shownValue;
+    if (wire) shownValue = h("span", { className: "dial-replay-note" }, `${String(value).length.toLocaleString("en-US")} characters, shown whole below`);
+    else if (typeof value === "string") shownValue = summarise(value, FIELD_CHARS);
+    else if (value !== null && typeof value === "object") shownValue = jsonBlock(value);
+    else shownValue = JSON.stringify(value) ?? String(value);
+    list.append(h("dt", { className: "dial-mono" }, key), h("dd", { "data-dial-replay-field": key }, shownValue));
+  }
+  box.replaceChildren(
+    h(
+      "h3",
+      { className: "dial-replay-heading" },
+      `Event ${step} `,
+      h("span", { className: `dial-replay-type dial-replay-kind-${kind}`, "data-dial-replay-type": String(event.type) }, String(event.type))
+    ),
+    h("p", { className: "dial-replay-about" }, aboutEvent(event)),
+    list
+  );
+}
+function drawWire(box, transcript, step) {
+  const sent = latestSent(transcript, step);
+  if (!sent) {
+    box.replaceChildren(
+      heading("What the agent received"),
+      h("p", { className: "dial-replay-note" }, "Nothing sent to the agent yet.")
+    );
+    return;
+  }
+  const now = sent.index === step - 1;
+  box.replaceChildren(
+    heading("What the agent received", ` turn ${summarise(sent.turn, 12)} · event ${sent.index + 1}${now ? " · just sent" : ""}`),
+    ...exactText(sent.message, "data-dial-replay-wire")
+  );
+  box.classList.toggle("dial-replay-fresh", now);
+}
+function drawReply(box, event) {
+  box.hidden = !(event && event.type === "reply");
+  if (box.hidden || !event || event.type !== "reply") {
+    box.replaceChildren();
+    return;
+  }
+  const text = typeof event.text === "string" ? event.text : String(event.text ?? "");
+  box.replaceChildren(heading("The agent's reply, raw", ` turn ${summarise(event.turn, 12)}`), ...exactText(text, "data-dial-replay-raw"));
+  if (event.truncated) {
+    box.append(h(
+      "div",
+      { className: "dial-replay-note" },
+      `The reply was ${Number(event.chars || 0).toLocaleString("en-US")} characters: the runtime kept only this much, and read none of it.`
+    ));
+  }
+}
+function drawContext(box, prefix) {
+  const entries = contextOf(prefix);
+  box.hidden = entries.length === 0;
+  const list = h("dl", { className: "dial-replay-fields" });
+  for (const [key, value] of entries.slice(0, 100)) {
+    list.append(h("dt", { className: "dial-mono" }, key), h("dd", {}, summarise(value)));
+  }
+  box.replaceChildren(heading("Context the agent declared"), list);
+}
+
+// js/src/state.js
+function viewState(model, refresh) {
+  const view = {
+    model,
+    drafts: /* @__PURE__ */ new Map(),
+    askDrafts: /* @__PURE__ */ new Map(),
+    nodes: /* @__PURE__ */ new Map(),
+    sending: /* @__PURE__ */ new Set(),
+    dryRuns: /* @__PURE__ */ new Map(),
+    undoing: /* @__PURE__ */ new Set(),
+    disclosed: /* @__PURE__ */ new Set(),
+    rules: /* @__PURE__ */ new Map(),
+    comments: /* @__PURE__ */ new Map(),
+    panel: { open: false, highlight: null },
+    revoking: /* @__PURE__ */ new Set(),
+    showRule: null,
+    refresh: (item, focus) => refresh(view, item, focus)
+  };
+  return view;
+}
+
+// js/src/replay.js
+var MAX_TICKS = 400;
+var TRAITS = ["change:transcript", "change:step", "change:title", "change:source", "change:saved_at"];
+var LEGEND = (
+  /** @type {const} */
+  [
+    ["person", "the person"],
+    ["wire", "sent / reply"],
+    ["agent", "agent's message"],
+    ["question", "question"],
+    ["card", "card"],
+    ["done", "done"],
+    ["refused", "refused, dismissed"],
+    ["trouble", "no reply, error"]
+  ]
+);
+function render({ model, el }) {
+  const replay = frame(model);
+  el.append(replay.root);
+  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(replay));
+  update(replay);
+  return stopRedrawing;
+}
+function transcriptOf(model) {
+  const transcript = model.get("transcript");
+  return (
+    /** @type {TranscriptEvent[]} */
+    Array.isArray(transcript) ? transcript : []
+  );
+}
+function go(replay, step) {
+  const { model } = replay;
+  const next = clampStep(step, transcriptOf(model).length);
+  if (next === clampStep(model.get("step"), transcriptOf(model).length)) return;
+  model.set("step", next);
+  try {
+    model.save_changes();
+  } catch (error) {
+    console.warn("dial-notebook: the kernel did not hear the step", error);
+  }
+}
+function frame(model) {
+  const shown = { transcript: [], pending: {}, running: true, thinking: false, schemas: {} };
+  const readOnly2 = {
+    get: (key) => (
+      /** @type {any} */
+      shown[key]
+    ),
+    set: () => {
+    },
+    on: () => {
+    },
+    off: () => {
+    },
+    send: () => {
+    }
+  };
+  const root = h("div", {
+    className: "dial-chat dial-replay",
+    "data-dial-root": "",
+    "data-dial-replay": "",
+    "data-lm-suppress-shortcuts": "true",
+    tabindex: "-1",
+    "aria-label": "Replay of a conversation"
+  });
+  const replay = {
+    model,
+    view: viewState(readOnly2, refreshItem),
+    shown,
+    root,
+    title: h("span", { className: "dial-title" }),
+    origin: h("span", { className: "dial-replay-origin", "data-dial-replay-origin": "" }),
+    counter: h("span", { className: "dial-replay-counter", "data-dial-replay-counter": "", "aria-live": "polite" }),
+    upcoming: h("span", { className: "dial-replay-upcoming", "data-dial-replay-next": "" }),
+    slider: h("input", {
+      type: "range",
+      min: "0",
+      max: "0",
+      step: "1",
+      value: "0",
+      className: "dial-replay-slider",
+      "data-dial-replay-slider": "",
+      "aria-label": "Step"
+    }),
+    timeline: h("div", { className: "dial-replay-timeline", "data-dial-replay-timeline": "", role: "group", "aria-label": "Events" }),
+    legend: h(
+      "div",
+      { className: "dial-replay-legend", "aria-hidden": "true" },
+      LEGEND.map(([kind, label]) => h("span", {}, h("i", { className: `dial-replay-swatch dial-replay-kind-${kind}` }), label))
+    ),
+    log: h("div", { className: "dial-log dial-replay-log", "data-dial-replay-log": "", role: "log", "aria-label": "Conversation" }),
+    empty: h("div", { className: "dial-replay-empty", "data-dial-replay-empty": "" }),
+    wordsNote: h(
+      "div",
+      { className: "dial-replay-note", "data-dial-replay-no-words": "" },
+      "The runtime's own transcript: the person's words are not in it (they are in what the agent received). A ChatWidget's saved conversation has them."
+    ),
+    eventBox: h("section", { className: "dial-replay-panel", "data-dial-replay-event": "" }),
+    wireBox: h("section", { className: "dial-replay-panel", "data-dial-replay-received": "" }),
+    replyBox: h("section", { className: "dial-replay-panel", "data-dial-replay-reply": "" }),
+    contextBox: h("section", { className: "dial-replay-panel", "data-dial-replay-context": "" }),
+    controls: {},
+    ticks: { sig: "", nodes: [] },
+    current: null
+  };
+  wireControls(replay);
+  const c = replay.controls;
+  root.append(
+    h(
+      "div",
+      { className: "dial-header dial-replay-head" },
+      h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
+      replay.title,
+      replay.origin
+    ),
+    h(
+      "div",
+      { className: "dial-replay-controls" },
+      c.first,
+      c.back,
+      c.next,
+      c.last,
+      replay.slider,
+      h("span", { className: "dial-replay-where" }, replay.counter, replay.upcoming)
+    ),
+    replay.timeline,
+    replay.legend,
+    h(
+      "div",
+      { className: "dial-replay-body" },
+      h(
+        "div",
+        { className: "dial-replay-chat" },
+        h("h3", { className: "dial-replay-heading" }, "What the person saw"),
+        replay.wordsNote,
+        replay.empty,
+        replay.log
+      ),
+      h("aside", { className: "dial-replay-side" }, replay.eventBox, replay.wireBox, replay.replyBox, replay.contextBox)
+    )
+  );
+  return replay;
+}
+function wireControls(replay) {
+  const { model, root } = replay;
+  const step = () => clampStep(model.get("step"), transcriptOf(model).length);
+  const actions = [
+    ["first", "« First", "Go to the start, before the first event", () => 0],
+    ["back", "◀ Back", "One event back", () => step() - 1],
+    ["next", "Next ▶", "One event on", () => step() + 1],
+    ["last", "Last »", "Go to the end, every event shown", () => transcriptOf(model).length]
+  ];
+  for (const [action, label, aria, target] of actions) {
+    const node = (
+      /** @type {HTMLButtonElement} */
+      button(
+        label,
+        `replay-${action}`,
+        () => go(replay, target()),
+        { kind: action === "next" ? "dial-primary" : "", aria }
+      )
+    );
+    node.setAttribute("data-dial-replay-action", action);
+    replay.controls[action] = node;
+  }
+  replay.slider.addEventListener("input", () => go(replay, Number(replay.slider.value)));
+  replay.timeline.addEventListener("click", (event) => {
+    const tick = (
+      /** @type {HTMLElement | null} */
+      /** @type {HTMLElement} */
+      event.target.closest("[data-dial-replay-tick]")
+    );
+    if (tick) go(replay, Number(tick.getAttribute("data-dial-replay-tick")));
+  });
+  root.addEventListener("keydown", (event) => {
+    event.stopPropagation();
+    if (event.target === replay.slider || event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
+    if (event.key in keys) go(replay, step() + keys[
+      /** @type {keyof typeof keys} */
+      event.key
+    ]);
+    else if (event.key === "Home") go(replay, 0);
+    else if (event.key === "End") go(replay, transcriptOf(model).length);
+    else return;
+    event.preventDefault();
+  });
+}
+function update(replay) {
+  const { model, view, shown, log } = replay;
+  const transcript = transcriptOf(model);
+  const count = transcript.length;
+  const step = clampStep(model.get("step"), count);
+  const prefix = transcript.slice(0, step);
+  const current = step ? transcript[step - 1] : null;
+  replay.title.textContent = String(model.get("title") || "Replay");
+  const saved = savedAt(model.get("saved_at"));
+  const source = String(model.get("source") || "");
+  const file = source.split(/[\\/]/).pop() || source;
+  replay.origin.textContent = [file, saved ? `saved ${saved}` : ""].filter(Boolean).join(" · ");
+  replay.origin.title = source;
+  replay.counter.textContent = step ? `Event ${step} of ${count}` : `Start · ${count} event${count === 1 ? "" : "s"}`;
+  replay.upcoming.textContent = step < count ? `Next: ${describe(transcript[step])}` : "The end of the conversation.";
+  replay.slider.max = String(count);
+  replay.slider.value = String(step);
+  replay.slider.setAttribute("aria-valuetext", replay.counter.textContent);
+  const focused = replay.root.contains(document.activeElement);
+  replay.controls.first.disabled = replay.controls.back.disabled = step === 0;
+  replay.controls.next.disabled = replay.controls.last.disabled = step === count;
+  const active = (
+    /** @type {HTMLButtonElement | null} */
+    document.activeElement
+  );
+  if (focused && (!active || !replay.root.contains(active) || active.disabled)) replay.root.focus({ preventScroll: true });
+  drawTicks(replay, transcript, step);
+  shown.transcript = prefix;
+  shown.pending = replayPending(transcript, step);
+  const items = itemsOf(prefix, shown.pending);
+  drawLog(view, log, items);
+  const words2 = transcript.some((event) => event && event.type === "person");
+  readOnly(log, words2);
+  replay.wordsNote.hidden = words2 || count === 0;
+  replay.empty.hidden = items.length > 0;
+  replay.empty.textContent = step === 0 ? "Nothing has happened yet. Press Next ▶ to see the first event." : "Nothing for the person to see yet: the runtime and the agent are talking (on the right).";
+  const key = step ? ownerKey(items, prefix, step - 1) : null;
+  const entry = key ? view.nodes.get(key) : null;
+  if (replay.current && replay.current !== entry?.node) replay.current.classList.remove("dial-replay-current");
+  replay.current = entry ? entry.node : null;
+  replay.current?.classList.add("dial-replay-current");
+  scrollToCurrent(replay);
+  drawEvent(replay.eventBox, current, step);
+  drawWire(replay.wireBox, transcript, step);
+  drawReply(replay.replyBox, current);
+  drawContext(replay.contextBox, prefix);
+}
+function readOnly(log, words2) {
+  log.querySelectorAll("button, input, textarea, select").forEach((node) => {
+    node.disabled = true;
+  });
+  log.querySelectorAll('.dial-ask[data-dial-status="open"] > .dial-note').forEach((note) => {
+    note.textContent = words2 ? "Not answered." : "The answer is not in this transcript: it went to the agent with the next message.";
+  });
+}
+function scrollToCurrent(replay) {
+  const { log, current } = replay;
+  if (!current) {
+    log.scrollTop = log.scrollHeight;
+    return;
+  }
+  const area = log.getBoundingClientRect();
+  const box = current.getBoundingClientRect();
+  const top = box.top - area.top + log.scrollTop;
+  const bottom = top + box.height;
+  if (top < log.scrollTop) log.scrollTop = top - 8;
+  else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = Math.min(top - 8, bottom - log.clientHeight + 8);
+}
+function drawTicks(replay, transcript, step) {
+  const { ticks, timeline } = replay;
+  const sig = `${transcript.length}`;
+  if (ticks.sig !== sig) {
+    ticks.sig = sig;
+    ticks.nodes = transcript.length > MAX_TICKS ? [] : transcript.map((event, index) => {
+      const label = `${index + 1} · ${describe(event)}`;
+      return (
+        /** @type {HTMLButtonElement} */
+        h("button", {
+          type: "button",
+          title: label,
+          "aria-label": label,
+          "data-dial-replay-tick": String(index + 1),
+          className: `dial-replay-tick dial-replay-kind-${tickKind(event)}${event && event.type === "person" && index ? " dial-replay-gap" : ""}`
+        })
+      );
+    });
+    timeline.replaceChildren(...ticks.nodes);
+    timeline.hidden = ticks.nodes.length === 0;
+    replay.legend.hidden = ticks.nodes.length === 0;
+  }
+  ticks.nodes.forEach((node, index) => {
+    node.classList.toggle("dial-replay-past", index < step);
+    node.classList.toggle("dial-replay-now", index === step - 1);
+    node.setAttribute("aria-current", index === step - 1 ? "step" : "false");
+  });
+}
+
+// js/src/announce.js
+var KEEP = 4;
+var FROM = (
+  /** @type {{[kind: string]: string}} */
+  { person: "You", inform: "Agent", delegate: "Hand-off" }
+);
+function saidOf(node, kind = "") {
+  const chip = node.querySelector(".dial-chip");
+  const name = node.getAttribute("aria-label");
+  if (chip && name) return `${name}: ${chip.textContent || ""}`;
+  const text = summarise((node.textContent || "").replace(/\s+/g, " ").trim(), 300);
+  return text && `${FROM[kind] || "Update"}: ${text}`;
+}
+function announcer() {
+  const node = h("div", { className: "dial-sr-only", "aria-live": "polite", "data-dial-announcer": "" });
+  const said = /* @__PURE__ */ new Map();
+  let first = true;
+  return {
+    node,
+    update(entries) {
+      const lines = [];
+      for (const [key, entry] of entries) {
+        const now = saidOf(entry.node, entry.item?.kind);
+        if (!now || said.get(key) === now) continue;
+        said.set(key, now);
+        if (!first) lines.push(now);
+      }
+      for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+      first = false;
+      for (const line of lines) node.append(h("p", {}, line));
+      while (node.childNodes.length > KEEP) node.firstChild?.remove();
+      return lines;
+    }
+  };
+}
+
+// js/src/link.js
+var PING_MS = 5e3;
+var DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: run this cell again to carry on.";
+function linked(connected) {
+  const link = { disconnected: false, lost: () => {
+  } };
+  const model = {
+    ...connected,
+    send: (...args) => {
+      if (link.disconnected) return;
+      try {
+        connected.send(...args);
+      } catch (error) {
+        console.warn("dial-notebook: the kernel is not reachable", error);
+        link.lost();
+      }
+    }
+  };
+  return { model, link };
+}
+function disableAll(root) {
+  root.querySelectorAll("button, input, textarea, select").forEach((node) => {
+    node.disabled = true;
+  });
+}
+function disconnect(chat) {
+  if (chat.link.disconnected) return;
+  chat.link.disconnected = true;
+  chat.root.classList.add("dial-disconnected");
+  chat.root.setAttribute("data-dial-disconnected", "");
+  chat.root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
+  disableAll(chat.root);
+  chat.thinking.hidden = true;
+  chat.streamBox.hidden = true;
+  chat.say.placeholder = "Not connected: run this cell again.";
+}
+function probe(connected, model, link, lost) {
+  let pinged = null;
+  const ping = () => {
+    if (link.disconnected || pinged) return;
+    const id = uid("ping");
+    pinged = { id, timer: setTimeout(lost, PING_MS) };
+    model.send({ type: "ping", id });
+  };
+  const pong = (message) => {
+    if (message && message.type === "pong" && pinged && message.id === pinged.id) {
+      clearTimeout(pinged.timer);
+      pinged = null;
+    }
+  };
+  connected.on("comm_live_update", ping);
+  connected.on("msg:custom", pong);
+  return () => {
+    connected.off("comm_live_update", ping);
+    connected.off("msg:custom", pong);
+    if (pinged) clearTimeout(pinged.timer);
+  };
+}
+
 // js/src/markdown.js
 function markdownBlocks(text) {
   const blocks = [];
@@ -3171,14 +3853,14 @@ function markdownBlocks(text) {
       blocks.push(code);
       continue;
     }
-    const heading = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(line);
+    const heading2 = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(line);
     const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
     const numbered = /^\s*\d{1,4}[.)]\s+(.*)$/.exec(line);
     if (!line.trim()) {
       flush();
-    } else if (heading) {
+    } else if (heading2) {
       flush();
-      blocks.push({ type: "h", level: heading[1].length, text: heading[2].trim() });
+      blocks.push({ type: "h", level: heading2[1].length, text: heading2[2].trim() });
     } else if (bullet || numbered) {
       const type = bullet ? "ul" : "ol";
       paragraph = null;
@@ -3324,7 +4006,7 @@ function panel(s, token, questions) {
     "div",
     { className: "dial-card-head" },
     h("span", { className: "dial-action-name" }, plan ? "plan review" : questions.length === 1 ? "question" : `${questions.length} questions`),
-    h("span", { className: "dial-chip dial-chip-pending" }, "Waiting for you")
+    h("span", { className: "dial-chip dial-chip-pending" }, STATUS_LABEL.pending)
   ));
   const progress = h("span", { className: "dial-hint dial-questions-progress", "aria-live": "polite" });
   const submit = button("Submit", "submit-questions", () => send(p), { kind: "dial-primary", aria: "Submit your answers" });
@@ -3535,31 +4217,8 @@ function choiceGroup(p, question, draft, other, { name, legendId }) {
   return group;
 }
 
-// js/src/state.js
-function viewState(model, refresh) {
-  const view = {
-    model,
-    drafts: /* @__PURE__ */ new Map(),
-    askDrafts: /* @__PURE__ */ new Map(),
-    nodes: /* @__PURE__ */ new Map(),
-    sending: /* @__PURE__ */ new Set(),
-    dryRuns: /* @__PURE__ */ new Map(),
-    undoing: /* @__PURE__ */ new Set(),
-    disclosed: /* @__PURE__ */ new Set(),
-    rules: /* @__PURE__ */ new Map(),
-    comments: /* @__PURE__ */ new Map(),
-    panel: { open: false, highlight: null },
-    revoking: /* @__PURE__ */ new Set(),
-    showRule: null,
-    refresh: (item, focus) => refresh(view, item, focus)
-  };
-  return view;
-}
-
 // js/src/view.js
-var PING_MS = 5e3;
-var DISCONNECTED = "The kernel restarted, so this conversation is no longer connected: run this cell again to carry on.";
-var TRAITS = [
+var TRAITS2 = [
   "change:transcript",
   "change:pending",
   "change:thinking",
@@ -3573,22 +4232,9 @@ var TRAITS = [
   "change:rules",
   "change:untrusted"
 ];
-function render({ model: connected, el }) {
-  const link = { disconnected: false, lost: () => {
-  } };
-  const model = {
-    ...connected,
-    send: (...args) => {
-      if (link.disconnected) return;
-      try {
-        connected.send(...args);
-      } catch (error) {
-        console.warn("dial-notebook: the kernel is not reachable", error);
-        link.lost();
-      }
-    }
-  };
-  const chat = frame(viewState(model, refreshItem), link);
+function render2({ model: connected, el }) {
+  const { model, link } = linked(connected);
+  const chat = frame2(viewState(model, refreshItem), link);
   link.lost = () => disconnect(chat);
   el.append(chat.root);
   const questionsPanel = mountQuestions(model, chat.log);
@@ -3596,8 +4242,8 @@ function render({ model: connected, el }) {
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
-  const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
-  update(chat);
+  const stopRedrawing = redrawOnChange(model, TRAITS2, () => update2(chat));
+  update2(chat);
   return () => {
     stopRedrawing();
     stopProbing();
@@ -3607,7 +4253,7 @@ function render({ model: connected, el }) {
     questionsPanel.dispose();
   };
 }
-function frame(view, link) {
+function frame2(view, link) {
   const root = h("div", { className: "dial-chat", "data-dial-root": "", "data-lm-suppress-shortcuts": "true" });
   root.addEventListener("keydown", (event) => event.stopPropagation());
   const thinkingText = h("span", {}, "Thinking…");
@@ -3646,6 +4292,8 @@ function frame(view, link) {
       "data-dial-field": "say",
       "aria-label": "Message to the agent"
     }),
+    send: null,
+    // Send, made with the composer
     queuedBox: h("div", { className: "dial-queued", "data-dial-queued": "", "aria-live": "polite" }),
     // the reply being written: its prose so far and what it is writing, never raw markup
     streamBox: h("div", { className: "dial-streaming", "data-dial-streaming": "", "aria-busy": "true" }),
@@ -3673,7 +4321,8 @@ function frame(view, link) {
   );
   return chat;
 }
-function composer({ view, say, stop }) {
+function composer(chat) {
+  const { view, say, stop } = chat;
   const autosize = () => {
     say.style.height = "auto";
     say.style.height = `${Math.min(say.scrollHeight, 160)}px`;
@@ -3688,7 +4337,11 @@ function composer({ view, say, stop }) {
     say.value = "";
     autosize();
   };
-  const sayButton = button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" });
+  const sayButton = (
+    /** @type {HTMLButtonElement} */
+    button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" })
+  );
+  chat.send = sayButton;
   say.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
@@ -3770,7 +4423,7 @@ function drawFooter(chat) {
   }
   chat.usage.textContent = parts.join(" · ");
 }
-function update(chat) {
+function update2(chat) {
   const { view, log, root } = chat;
   const { model } = view;
   const title = model.get("title");
@@ -3814,7 +4467,10 @@ function update(chat) {
   )));
   chat.queuedBox.dataset.dialSaid = JSON.stringify(queued);
   chat.queuedBox.hidden = queued.length === 0;
-  chat.say.placeholder = pending.kind === "decide" ? "Write instead of deciding (the card will be superseded)…" : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
+  const readOnly2 = untrustedOf(model) !== null;
+  chat.say.disabled = readOnly2;
+  if (chat.send) chat.send.disabled = readOnly2;
+  chat.say.placeholder = readOnly2 ? "Read-only: Trust this file (above) to write to the agent" : pending.kind === "decide" ? "Write instead of deciding (the card will be superseded)…" : pending.kind === "answer" ? "Answer the question, or write a message…" : "Message the agent…";
   root.classList.toggle("dial-running", Boolean(model.get("running")));
   chat.stop.hidden = !model.get("running");
   if (!model.get("running")) chat.stop.disabled = false;
@@ -3849,47 +4505,26 @@ function updateContext(chat, entries) {
   }, `Context (${entries.length})`);
   contextPanel.replaceChildren(toggle, list);
 }
-function disableAll(root) {
-  root.querySelectorAll("button, input, textarea, select").forEach((node) => {
-    node.disabled = true;
-  });
-}
-function disconnect(chat) {
-  if (chat.link.disconnected) return;
-  chat.link.disconnected = true;
-  chat.root.classList.add("dial-disconnected");
-  chat.root.setAttribute("data-dial-disconnected", "");
-  chat.root.prepend(h("div", { className: "dial-disconnected-note", role: "alert" }, DISCONNECTED));
-  disableAll(chat.root);
-  chat.thinking.hidden = true;
-  chat.streamBox.hidden = true;
-  chat.say.placeholder = "Not connected: run this cell again.";
-}
-function probe(connected, model, link, lost) {
-  let pinged = null;
-  const ping = () => {
-    if (link.disconnected || pinged) return;
-    const id = uid("ping");
-    pinged = { id, timer: setTimeout(lost, PING_MS) };
-    model.send({ type: "ping", id });
-  };
-  const pong = (message) => {
-    if (message && message.type === "pong" && pinged && message.id === pinged.id) {
-      clearTimeout(pinged.timer);
-      pinged = null;
-    }
-  };
-  connected.on("comm_live_update", ping);
-  connected.on("msg:custom", pong);
-  return () => {
-    connected.off("comm_live_update", ping);
-    connected.off("msg:custom", pong);
-    if (pinged) clearTimeout(pinged.timer);
-  };
-}
 
 // js/src/widget.js
-var widget_default = { initialize, render };
+function viewOf(model) {
+  return model.get("_view") === "replay" ? "replay" : "chat";
+}
+function initializeModel({ model }) {
+  return viewOf(model) === "replay" ? void 0 : initialize({ model });
+}
+function renderView({ model, el }) {
+  if (viewOf(model) === "replay") return render({ model: (
+    /** @type {ReplayModel} */
+    model
+  ), el });
+  return render2({ model: (
+    /** @type {Model} */
+    model
+  ), el });
+}
+var widget_default = { initialize: initializeModel, render: renderView };
 export {
-  widget_default as default
+  widget_default as default,
+  viewOf
 };

@@ -1,0 +1,103 @@
+"""What the front end is sent of a reply while it is streamed: only what changed, within a budget.
+
+The runtime hands the widget ``progress`` signals (the prose so far, readable — the markup is
+stripped — and what the agent is writing, "proposing: add-note"); they are never kept in the
+transcript. ``StreamedReply`` turns each into the message the front end needs, or none:
+
+    progress {turn, prose, writing} ──▶ {type: 'progress', turn, writing, at, text}: ``text``
+        replaces the prose sent from character ``at`` on (what is new, usually at its end)
+    the same prose, the same writing ──▶ nothing (nothing a person could see has changed)
+    a new turn ──▶ starts from nothing
+    text resent for one reply past _PROGRESS_BUDGET × its longest prose + _PROGRESS_FLOOR
+        ──▶ only what is being written goes; the reply shows once complete
+
+So a reply costs its length, however its pieces make the prose change (an entity cut between two
+pieces, markup that turns out to be prose …).
+
+    >>> stream = StreamedReply()
+    >>> stream.message({"turn": 1, "prose": "Hello", "writing": None})
+    {'type': 'progress', 'turn': 1, 'writing': None, 'at': 0, 'text': 'Hello'}
+    >>> stream.message({"turn": 1, "prose": "Hello there", "writing": None})
+    {'type': 'progress', 'turn': 1, 'writing': None, 'at': 5, 'text': ' there'}
+    >>> stream.message({"turn": 1, "prose": "Hello there", "writing": None}) is None
+    True
+    >>> stream.partial
+    'Hello there'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The text of one streamed reply's progress messages is at most this many times its longest
+#: prose, plus ``_PROGRESS_FLOOR`` characters: a reply whose pieces keep rewriting its prose
+#: (an entity cut between two pieces …) cannot make the front end's traffic grow faster.
+_PROGRESS_BUDGET = 3
+_PROGRESS_FLOOR = 16_384
+
+
+class StreamedReply:
+    """The reply being streamed, as the front end was sent it: its turn, its prose, what the
+    agent is writing, and how much text its progress messages have carried."""
+
+    def __init__(self) -> None:
+        self._streamed: tuple[int, str] = (0, "")  # the streamed reply's turn and prose sent
+        self._writing: Any = None  # what the agent is writing, as last sent
+        self._spent: tuple[int, int, int] = (0, 0, 0)  # turn, progress text sent, longest prose
+
+    @property
+    def partial(self) -> str:
+        """The prose the person has read so far of the reply being streamed ('' when none)."""
+        return self._streamed[1]
+
+    def reset(self) -> None:
+        """The reply is over (complete, missing or stopped): the next one starts afresh."""
+        self._streamed = (0, "")
+
+    def message(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The progress message for ``event`` (a runtime ``progress`` signal), or None when
+        nothing a person could see has changed: only what changed since the prose sent (``at``
+        says where the new ``text`` goes), and the text sent for one reply never exceeds
+        ``_PROGRESS_BUDGET`` times its longest prose plus ``_PROGRESS_FLOOR`` (past it, only
+        what the agent is writing goes, and the reply itself shows once complete)."""
+        turn, prose = int(event.get("turn") or 0), str(event.get("prose") or "")
+        writing = event.get("writing")
+        sent_turn, sent = self._streamed
+        _, spent, longest = self._spent
+        if sent_turn != turn:
+            sent, spent, longest = "", 0, 0  # a new reply starts from nothing
+        longest = max(longest, len(prose))
+        at = common_prefix(sent, prose)
+        message: dict[str, Any] = {"type": "progress", "turn": turn, "writing": writing}
+        if at == len(sent) == len(prose):
+            pass  # the prose is as sent: what is being written may have changed
+        elif spent + len(prose) - at <= _PROGRESS_BUDGET * longest + _PROGRESS_FLOOR:
+            message.update(at=at, text=prose[at:])
+            spent += len(prose) - at
+            sent = prose
+        if "text" not in message and sent_turn == turn and writing == self._writing:
+            self._spent = (turn, spent, longest)
+            return None  # nothing a person could see has changed
+        self._streamed, self._writing = (turn, sent), writing
+        self._spent = (turn, spent, longest)
+        return message
+
+
+def common_prefix(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share at their start, in O(len) of C-level work.
+
+    >>> common_prefix("Hello a", "Hello ϊ")
+    6
+    """
+    if b.startswith(a):
+        return len(a)
+    if a.startswith(b):
+        return len(b)
+    low, high = 0, min(len(a), len(b))  # a[:low] == b[:low]; they differ before high
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
