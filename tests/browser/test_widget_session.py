@@ -106,8 +106,19 @@ def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
         expect(card).to_have_count(1)
         expect(card.locator("[data-dial-action=accept]")).to_have_count(0)  # not decidable
         lab.shot("session-read-only")
-        # the keyboard reaches the button: from the message box, one Shift+Tab back
-        lab.root.locator("[data-dial-field=say]").focus()
+        # what is typed would only be refused: the message box and Send are off, and say why
+        say = lab.root.locator("[data-dial-field=say]")
+        expect(say).to_be_disabled()
+        expect(lab.root.locator("[data-dial-action=say]")).to_be_disabled()
+        assert "Trust this file" in (say.get_attribute("placeholder") or "")
+        # the keyboard reaches the button: one Shift+Tab back from the widget's next control
+        lab.page.evaluate("""() => {
+            const root = document.querySelector("[data-dial-root]");
+            const controls = [...root.querySelectorAll("button, textarea, input, select, a[href], [tabindex]")]
+                .filter((node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length);
+            const at = controls.findIndex((node) => node.dataset.dialAction === "trust");
+            controls[at + 1].focus();
+        }""")
         lab.page.keyboard.press("Shift+Tab")
         focused = lab.page.evaluate("() => document.activeElement.getAttribute("
                                     "'data-dial-action')")
@@ -115,6 +126,7 @@ def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
         expect(notice.locator("[data-dial-action=trust]")).to_have_text("Trust this file")
         lab.page.keyboard.press("Enter")
         expect(notice).to_be_hidden(timeout=10000)
+        expect(say).to_be_enabled()  # trusted: the person may write again
         expect(lab.root.locator("[data-dial-resumed]").last).to_contain_text(
             "Carried on from .dial/trust-demo.json")
         card.locator("[data-dial-action=accept]").click(timeout=10000)
