@@ -95,10 +95,20 @@ CliError.__module__ = Shipped.__module__ = __name__
 QUIET_LAB = ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
 
 
-def lab_argv(notebook: Path, extra: Sequence[str], *, root: bool) -> list[str]:
+def has_display() -> bool:
+    """Whether a browser can open here: on Linux and the BSDs, an X or Wayland display; macOS
+    and Windows always have one."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def lab_argv(notebook: Path, extra: Sequence[str], *, root: bool,
+             display: bool = True) -> list[str]:
     """The command that opens ``notebook`` itself in JupyterLab (not the Launcher), served
     from its folder; as root it passes ``--allow-root`` (JupyterLab refuses to start
-    otherwise), unless ``extra`` says otherwise.
+    otherwise), and without a display ``--no-browser`` (JupyterLab would warn that it found
+    none), unless ``extra`` says otherwise.
 
         >>> lab_argv(Path("demo/quickstart.ipynb"), ["--no-browser"], root=False)[2:5]
         ['jupyterlab', 'quickstart.ipynb', '--LabApp.default_url=/lab/tree/quickstart.ipynb']
@@ -111,6 +121,8 @@ def lab_argv(notebook: Path, extra: Sequence[str], *, root: bool) -> list[str]:
         argv += QUIET_LAB
     if root and "allow-root" not in given:
         argv.append("--allow-root")
+    if not display and "browser" not in given:
+        argv.append("--no-browser")
     return [*argv, *extra]
 
 
@@ -126,7 +138,7 @@ def launch_lab(notebook: Path, extra: Sequence[str]) -> int:
     if root and "allow-root" not in " ".join(extra):
         print("Running as root: JupyterLab is started with --allow-root.")
     print("Open the address JupyterLab prints below; stop it with Ctrl-C, twice.")
-    argv = lab_argv(notebook, extra, root=root)
+    argv = lab_argv(notebook, extra, root=root, display=has_display())
     sys.stdout.flush()
     sys.stderr.flush()
     try:

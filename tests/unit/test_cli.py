@@ -219,6 +219,28 @@ def test_demo_keeps_what_the_person_passed_to_jupyterlab():
     assert [a for a in argv if "default_url" in a] == ["--LabApp.default_url=/lab"]
 
 
+def test_demo_without_a_display_opens_no_browser_and_keeps_what_the_person_passed():
+    """Headless (a container, ssh, CI): JupyterLab would warn "No web browser found"."""
+    argv = cli.lab_argv(Path("q.ipynb"), [], root=False, display=False)
+    assert "--no-browser" in argv
+    assert "--no-browser" not in cli.lab_argv(Path("q.ipynb"), [], root=False, display=True)
+    argv = cli.lab_argv(Path("q.ipynb"), ["--ServerApp.open_browser=True"], root=False,
+                        display=False)
+    assert "--no-browser" not in argv
+
+
+def test_a_display_is_seen_on_linux_by_its_variables(monkeypatch):
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    assert not cli.has_display()
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    assert cli.has_display()
+    monkeypatch.setattr(cli.sys, "platform", "darwin")
+    monkeypatch.delenv("WAYLAND_DISPLAY")
+    assert cli.has_display()
+
+
 def test_demo_without_jupyterlab_names_the_extra_to_install(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(cli, "jupyterlab_installed", lambda: False)
