@@ -93,15 +93,39 @@ def compiled(pattern: str) -> regex.Pattern[str]:
 
 
 def search(pattern: str, text: str) -> bool | None:
-    """Whether ``pattern`` matches somewhere in ``text``; ``None`` when it ran out of time."""
+    """Whether ``pattern`` matches somewhere in ``text``; ``None`` when it ran out of time.
+
+    The ``regex`` engine's timeout counts the time the search spends (CPU, not wall time: on a
+    loaded machine a second of it takes longer), so the search runs in slices of that time,
+    the budget's clock read before each: the first ``FIRST_SLICE`` seconds, each next one twice
+    as long (the search starts again) and no longer than the wall time left, as the slice
+    before it went (``slice_after``). A search that outlives the budget gives up, however busy
+    the machine."""
     budget = _budget.get() or _Budget(DEFAULT_BUDGET)
-    left = budget.left
-    if left <= 0:
-        return None
-    try:
-        return compiled(pattern).search(text, timeout=left) is not None
-    except TimeoutError:
-        return None
+    compiled_pattern = compiled(pattern)
+    given, ratio = FIRST_SLICE, 1.0
+    while (left := budget.left) > 0:
+        timeout = min(given, left / ratio)
+        started = budget_clock()
+        try:
+            return compiled_pattern.search(text, timeout=timeout) is not None
+        except TimeoutError:
+            given, ratio = slice_after(given, timeout, budget_clock() - started)
+    return None
+
+
+#: Seconds of the first slice of a search (most searches end well within it).
+FIRST_SLICE = 0.05
+
+
+def slice_after(given: float, timeout: float, took: float) -> tuple[float, float]:
+    """The next slice (twice ``given``) and how much longer than its ``timeout`` a slice takes
+    on this machine now, from the one that ``took`` that long (wall time).
+
+        >>> slice_after(0.05, 0.05, 0.2)   # a machine four times as busy
+        (0.1, 4.0)
+    """
+    return given * 2, max(1.0, took / timeout) if timeout > 0 else 1.0
 
 
 def _timeout(path: Any = ()) -> ValidationError:

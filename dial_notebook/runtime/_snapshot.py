@@ -55,6 +55,7 @@ from .._files import write_atomically
 from .._ports import RULE_SCOPES
 from ._snapshot_events import EVENT_ENUMS, INFORM_ACTS, MAX_EVENTS, check_transcript
 from ._snapshot_say import PHASES, check_pending, check_say
+from ._snapshot_text import snapshot_json
 from ._snapshot_values import (
     SnapshotError,
     as_count,
@@ -245,5 +246,6 @@ def save_snapshot(snapshot: Mapping[str, Any], path: str | os.PathLike[str]) -> 
     file saved here is trusted when read back here.
     """
     unsigned = {key: value for key, value in snapshot.items() if key != SIGNATURE}
-    text = json.dumps(unsigned, ensure_ascii=False, separators=(",", ":"), default=str)
+    # the events' texts kept between the saves of this file (_snapshot_text.py)
+    text = snapshot_json(unsigned, os.path.abspath(path))
     return write_atomically(path, signed(text))

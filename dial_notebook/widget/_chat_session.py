@@ -34,6 +34,7 @@ from ._serialise import json_safe
 from ._session import (
     Saver,
     UntrustedSessionError,
+    WidgetEntries,
     read_session,
     session_path,
     surface_of,
@@ -113,7 +114,7 @@ class SessionFile(traitlets.HasTraits):
     saved, restored, carried on. Uses the widget's ``transcript``, ``usage``, ``title``,
     ``rules`` and ``untrusted`` traits, its ``_conversation``, ``_loop``, ``_unsent`` and its
     ``_run``, ``_start``, ``_append``, ``_charted``, ``_learn_schema``; keeps ``_path``,
-    ``_saver``, ``_unread`` (a read-only file's state) and ``_restore``."""
+    ``_saver``, ``_entries``, ``_unread`` (a read-only file's state) and ``_restore``."""
 
     # ---- opening, saving and carrying on -----------------------------------------------------
 
@@ -123,6 +124,7 @@ class SessionFile(traitlets.HasTraits):
         """Read the session file (or the file ``restore()`` names) and build the
         conversation: (the saved state or None, whether this user trusts it)."""
         self._saver: Saver | None = None
+        self._entries = WidgetEntries()  # the widget's own entries, read as the transcript grows
         path = session_path(session) if session is not None else None
         self._path = path
         if path is not None:
@@ -187,8 +189,8 @@ class SessionFile(traitlets.HasTraits):
             raise UntrustedSessionError(untrusted_message(str(self.untrusted.get("file"))))
 
     def _session_snapshot(self) -> dict[str, Any]:
-        surface = surface_of(self.transcript, usage=self.usage, unsent=self._unsent,
-                             title=self.title, rules=self.rules.to_list())
+        surface = surface_of(self.transcript, entries=self._entries, usage=self.usage,
+                             unsent=self._unsent, title=self.title, rules=self.rules.to_list())
         view = getattr(self._conversation, "snapshot_view", None)
         return view(surface=surface) if callable(view) else self._conversation.snapshot(
             surface=surface)

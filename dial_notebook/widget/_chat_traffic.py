@@ -6,18 +6,26 @@ whole list) and waits in an outbox; the events added in one turn of the loop (a 
 informs) go together in one append message, sent before anything else the widget sends (a
 trait, a progress message), so the front end sees everything in order. The ``transcript`` trait
 is never re-sent when an event is added (``_should_send_property``); the front end adds the
-events to its copy of the trait, so a second view, saved widget state and a reloaded page
-(which asks the kernel for the whole state) still show the whole conversation. A view that
-finds a gap (a message missed while the front end loaded) asks for the trait once ('sync').
+events to its copy of the trait, so a second view and a reloaded page still show the whole
+conversation. A view that finds a gap (a message missed while the front end loaded) asks for
+the trait once ('sync').
+
+Stored once: the transcript is not part of the widget's state as a whole (``get_state()``, what
+opening the comm and a reloaded page's request carry): a front end asks for it ('sync', which
+live.js sends as soon as the model exists), and it is sent only to a front end that asked. So
+the widget state a headless run leaves in the notebook (nbclient, papermill) holds none of the
+conversation, and JupyterLab saves none of it either (js/src/unsaved.js): the static copy beside
+the widget (``_static.py``, an HTML output) is the conversation's one copy in the notebook,
+images included, readable without a kernel.
 
     event ──▶ transcript.append (in place) ──▶ outbox ──▶ one append message per loop turn
-    a say ends ──▶ outbox sent; the static copy updated now; no view ever said 'sync' (a
-                   headless run: nbclient, papermill) ──▶ the whole trait, once, so the saved
-                   widget state holds the conversation
+    a view's 'sync' ──▶ the whole trait, to that front end (and, from then on, a chart drawn
+                   late replaces its entry by the trait)
+    a say ends ──▶ outbox sent; the static copy updated now
 
 ``ChatWidget`` mixes ``AppendTraffic`` in: it hooks the widget's own sending (``_send``,
-``_should_send_property``) and its traits' validation and observation, which only the widget
-class can do.
+``_should_send_property``, ``get_state``) and its traits' validation and observation, which
+only the widget class can do.
 """
 
 from __future__ import annotations
@@ -41,8 +49,7 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
 
 class Outbox:
     """The events added since the last append message (``start``: the first one's index);
-    ``due`` while a send is scheduled; ``viewed`` once a front end said 'sync'; ``whole``:
-    the transcript's length when it was last sent whole.
+    ``due`` while a send is scheduled; ``viewed`` once a front end said 'sync'.
 
         >>> outbox = Outbox()
         >>> outbox.add(3, [{"type": "sent"}]); outbox.add(4, [{"type": "reply"}])
@@ -55,7 +62,6 @@ class Outbox:
         self.events: list[dict[str, Any]] = []
         self.due = False
         self.viewed = False
-        self.whole = 0
 
     def add(self, start: int, events: list[dict[str, Any]]) -> None:
         """Queue ``events``, the first of which is the transcript's entry ``start``."""
@@ -127,19 +133,22 @@ class AppendTraffic(traitlets.HasTraits):
 
     @traitlets.observe("running")
     def _say_ended(self, change: Any) -> None:
-        """A say is over: everything it added is sent, the static copy shows it now (not a
-        second later: a headless run may end first), and when no view has ever said 'sync'
-        (nbclient, papermill: no front end) the whole trait goes once, so that the saved
-        widget state holds the conversation."""
+        """A say is over: everything it added is sent, and the static copy shows it now (not a
+        second later: a headless run may end first)."""
         if change["new"] or getattr(self, "_outbox", None) is None:
             return
         self._flush_appends()
-        if not self._outbox.viewed and self._outbox.whole != len(self.transcript):
-            self._outbox.whole = len(self.transcript)
-            self.send_state("transcript")
         self._static.flush()
 
+    def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        # the state as a whole (the comm's opening, a reloaded page's request) leaves the
+        # transcript out: a front end asks for it ('sync'); only a trait named is sent with it
+        if key is None:
+            key = [name for name in self.keys if name != "transcript"]  # type: ignore[attr-defined]
+        return super().get_state(key, drop_defaults=drop_defaults)  # type: ignore[misc,no-any-return]
+
     def _should_send_property(self, key: str, value: Any) -> bool:
-        if key == "transcript" and getattr(self, "_appending", False):
-            return False  # the append message carries it
+        if key == "transcript" and (getattr(self, "_appending", False)
+                                    or not getattr(self, "_outbox", Outbox()).viewed):
+            return False  # the append message carries it; no front end asked for it
         return bool(super()._should_send_property(key, value))  # type: ignore[misc]

@@ -68,7 +68,8 @@ from ._chat_traffic import AppendTraffic, Outbox, running_loop
 from ._chat_turns import Turns
 from ._questions import QuestionsProvider
 from ._rules import rules_for
-from ._static import conversation_html, export_document, write_document
+from ._static import export_document, write_document
+from ._static_live import LiveCopy
 from ._static_output import StaticOutput
 
 #: The front end as anywidget loads it: the bundle esbuild makes from js/src (``npm run
@@ -192,8 +193,10 @@ class ChatWidget(QuestionsProvider, SessionFile, Turns, PersonInBrowser, Runtime
         self._current: asyncio.Task[Any] | None = None  # the say that holds the turns
         self._stream = StreamedReply()  # what the front end was sent of the streamed reply
         self._outbox = Outbox()  # events added, not yet sent in an append message
-        # the conversation as static HTML beside the widget, for readers without a kernel
-        self._static = StaticOutput(self._static_html)
+        # the conversation as static HTML beside the widget, for readers without a kernel; each
+        # item's HTML kept, so that an update draws only what changed
+        self._copy = LiveCopy()
+        self._static = StaticOutput(self._static_html, viewed=lambda: self._outbox.viewed)
         self.on_msg(self._on_front_end_message)
         if saved is not None:
             self._take_back(saved, str(restore_from or self._path), trusted=trusted)
@@ -291,7 +294,7 @@ class ChatWidget(QuestionsProvider, SessionFile, Turns, PersonInBrowser, Runtime
                 static.flush()  # the conversation waits for the person: the copy shows it now
 
     def _static_html(self) -> str:
-        return conversation_html(self.transcript, title=self.title, pending=self.pending)
+        return self._copy.html(self.transcript, title=self.title, pending=self.pending)
 
     def export_html(self, path: str | os.PathLike[str]) -> Path:
         """Write the conversation to ``path`` as one self-contained HTML file (UTF-8, written

@@ -30,8 +30,8 @@ from typing import Any
 
 from ._static_text import as_list, as_string
 
-__all__ = ["COPY_KINDS", "Item", "block_status", "context_of", "describe", "steps_of",
-           "transcript_items"]
+__all__ = ["COPY_KINDS", "Item", "Reader", "block_status", "context_of", "describe", "settle",
+           "steps_of", "transcript_items"]
 
 #: Kinds only the static copy draws as items (the widget: declares in its context panel,
 #: phatic signals as its typing line, no wire, an Undo that failed on its card, nothing unknown).
@@ -73,7 +73,7 @@ def transcript_items(transcript: list[Any], pending: Mapping[str, Any]) -> list[
     """Cards get their outcome, steps and acknowledgements; answers join their question; each
     turn ends with what the agent received and replied (a 'wire' item); then each card and
     question is told whether it is what ``pending`` waits for, and each card its status."""
-    reader = _Reader()
+    reader = Reader()
     for index, event in enumerate(transcript):
         reader.read(index, event)
     reader.end_turn()
@@ -81,7 +81,7 @@ def transcript_items(transcript: list[Any], pending: Mapping[str, Any]) -> list[
     return reader.items
 
 
-class _Reader:
+class Reader:
     """The transcript read in order (the state ``transcript_items`` keeps between events)."""
 
     def __init__(self) -> None:
@@ -90,6 +90,8 @@ class _Reader:
         self.asks: dict[Any, Item] = {}  # transcript index -> its question
         self.wire: Item | None = None  # this turn's sent and reply, shown at its end
         self.resumed_at = -1  # the latest "carried on from …" line
+        #: Items an event read since the caller last cleared it changed (joined to them).
+        self.touched: list[Item] = []
 
     def add(self, kind: str, event: Mapping[str, Any], index: int) -> Item:
         letter = _LETTER.get(kind) or _STATUS_LETTER.get(str(event.get("type")), "x")
@@ -112,6 +114,7 @@ class _Reader:
                 else None
             if ask is not None and ask.answer is None:
                 ask.answer = as_string(event.get("text"))
+                self.touched.append(ask)
             else:
                 self.end_turn()
                 self.add("person", event, index)
@@ -121,6 +124,7 @@ class _Reader:
                     and of is not None else None)
             if card is not None:
                 card.acks.append(event)
+                self.touched.append(card)
             else:
                 self.add("inform", event, index)
         elif kind == "ask":
@@ -145,6 +149,7 @@ class _Reader:
             card = self.cards.get(str(event.get("id")))
             if card is not None:
                 card.undo_failed = event  # the widget says it on the card; the copy in place
+                self.touched.append(card)
             self.add("undo-failed" if card is not None else "status", event, index)
         elif kind in ("turn-limit", "error", "stopped", "resumed"):
             self.resumed_at = index if kind == "resumed" else self.resumed_at
@@ -167,6 +172,7 @@ class _Reader:
         if (earlier is not None and earlier.index < self.resumed_at and earlier.outcome is None
                 and not earlier.steps and earlier.event.get("kind") == event.get("kind")):
             earlier.event = event
+            self.touched.append(earlier)
             return
         self.cards[str(event.get("id"))] = self.add("suggestion", event, index)
 
@@ -176,11 +182,14 @@ class _Reader:
         card = self.cards.get(str(event.get("id")))
         if block is not None and block.event.get("kind") == "execute":
             block.steps[str(event.get("id"))] = event
+            self.touched.append(block)
         elif card is not None and card.outcome is None and not card.steps:
             card.outcome = event
+            self.touched.append(card)
         elif (card is not None and event.get("status") == "undone" and card.undone is None
               and card.outcome is not None and card.outcome.get("status") == "done"):
             card.undone = event
+            self.touched.append(card)
         elif event.get("status") != "skipped":
             self.add("status", event, index)
         # a skipped proposal without a card of its own: its 'skipped' note says why
@@ -189,25 +198,32 @@ class _Reader:
 def _settle(items: list[Item], cards: dict[str, Item], pending: Mapping[str, Any]) -> None:
     """Each card's and question's part of ``pending``, each card's status, the latest no-reply's
     Retry (the latest of what the widget shows)."""
-    decide = pending if pending.get("kind") == "decide" else None
-    answer = pending if pending.get("kind") == "answer" else None
     shown = [item for item in items if item.kind not in COPY_KINDS]
     last = shown[-1] if shown else None
     for item in items:
-        if item.kind == "no-reply":
-            item.retry = item is last
-        elif item.kind == "suggestion":
-            mine = (decide is not None and str(decide.get("id")) == str(item.event.get("id"))
-                    and cards.get(str(decide.get("id"))) is item)
-            item.pending = decide if mine else None
-            item.status = ("undone" if item.undone is not None
-                           else str(item.outcome.get("status")) if item.outcome is not None
-                           else "pending" if mine
-                           else block_status(item) if item.event.get("kind") == "execute"
-                           else "proposed")
-        elif item.kind == "ask":
-            item.pending = (answer if answer is not None and answer.get("index") == item.index
-                            else None)
+        settle(item, cards, pending, last)
+
+
+def settle(item: Item, cards: Mapping[str, Item], pending: Mapping[str, Any],
+           last: Item | None) -> None:
+    """One item's part of ``pending``, a card's status, a no-reply's Retry (when it is
+    ``last``, the latest item the widget shows): what ``transcript_items`` settles for each."""
+    decide = pending if pending.get("kind") == "decide" else None
+    answer = pending if pending.get("kind") == "answer" else None
+    if item.kind == "no-reply":
+        item.retry = item is last
+    elif item.kind == "suggestion":
+        mine = (decide is not None and str(decide.get("id")) == str(item.event.get("id"))
+                and cards.get(str(decide.get("id"))) is item)
+        item.pending = decide if mine else None
+        item.status = ("undone" if item.undone is not None
+                       else str(item.outcome.get("status")) if item.outcome is not None
+                       else "pending" if mine
+                       else block_status(item) if item.event.get("kind") == "execute"
+                       else "proposed")
+    elif item.kind == "ask":
+        item.pending = (answer if answer is not None and answer.get("index") == item.index
+                        else None)
 
 
 def _hashable(value: Any) -> bool:

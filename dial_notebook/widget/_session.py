@@ -14,7 +14,8 @@ and read back when the same cell runs again in a new kernel.
         a run starting, a card or question waiting, a say ending ─▶ saved at once (once the
                             step in progress has done its part)
         any other event ─▶ saved within SETTLE_SECONDS (events that come together are
-                            written together)
+                            written together), or SPACING times as long as the last save
+                            took, if longer (a long conversation's saves stay a flat share)
         every save is atomic (a crash mid-write leaves the previous version whole) and
                             signed with the user's own Jupyter secret
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -47,8 +49,10 @@ from ._vegalite import START_SECONDS, with_chart
 
 #: The folder, beside the notebook, where named sessions are kept.
 FOLDER = ".dial"
-#: Longest an ordinary event waits to be saved (the important ones are saved at once).
+#: Longest an ordinary event waits to be saved (the important ones are saved at once) …
 SETTLE_SECONDS = 0.5
+#: … unless saving takes long (a long conversation): then this many times as long as the last.
+SPACING = 10.0
 _NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}")
 
 
@@ -98,12 +102,40 @@ def read_session(path: Path) -> tuple[dict[str, Any] | None, bool]:
             f"name) to start a new conversation.") from None
 
 
-def surface_of(transcript: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def surface_of(transcript: list[dict[str, Any]], *, entries: WidgetEntries | None = None,
+               **extra: Any) -> dict[str, Any]:
     """What the widget keeps beside the runtime's snapshot: its own entries with their
-    places in its transcript (the runtime's events are in the snapshot already)."""
-    entries = [[n, event] for n, event in enumerate(transcript)
-               if event.get("type") in WIDGET_ENTRIES]
-    return {"entries": entries, **extra}
+    places in its transcript (the runtime's events are in the snapshot already); ``entries``
+    keeps them between saves, so that a save reads only the events added since.
+
+        >>> surface_of([{"type": "sent"}, {"type": "person", "text": "hi"}])
+        {'entries': [[1, {'type': 'person', 'text': 'hi'}]]}
+    """
+    return {"entries": (entries or WidgetEntries()).of(transcript), **extra}
+
+
+class WidgetEntries:
+    """The widget's own entries of a transcript that grows, with their places: the events
+    added since the last call read, the list read again when it is another one (or an entry
+    read before was replaced)."""
+
+    def __init__(self) -> None:
+        self._list: list[dict[str, Any]] | None = None
+        self._read = 0
+        self._last: Any = None
+        self._entries: list[list[Any]] = []
+
+    def of(self, transcript: list[dict[str, Any]]) -> list[list[Any]]:
+        """``[[place, entry], …]`` for ``transcript`` now (a list of its own)."""
+        if not (transcript is self._list and len(transcript) >= self._read
+                and (self._read == 0 or transcript[self._read - 1] is self._last)):
+            self._list, self._read, self._entries = transcript, 0, []
+        self._entries.extend([n, event] for n, event in
+                             enumerate(transcript[self._read:], start=self._read)
+                             if event.get("type") in WIDGET_ENTRIES)
+        self._read = len(transcript)
+        self._last = transcript[-1] if transcript else None
+        return list(self._entries)
 
 
 def widget_transcript(saved: dict[str, Any], *,
@@ -207,6 +239,8 @@ class Saver:
         self._urgent = False
         #: How many times the file was written (for tests and benchmarks).
         self.saves = 0
+        #: Seconds the last save took.
+        self.cost = 0.0
         #: The last save's error, if it failed (the conversation goes on; the widget says so).
         self.error: str | None = None
 
@@ -223,14 +257,17 @@ class Saver:
         if self._due is not None:
             self._due.cancel()
         self._urgent = urgent
+        # an ordinary change waits as many times longer as a save takes (a long conversation's
+        # saves stay a flat share of the kernel's time); an urgent one is saved at once
         self._due = (loop.call_soon(self.save) if urgent
-                     else loop.call_later(SETTLE_SECONDS, self.save))
+                     else loop.call_later(max(SETTLE_SECONDS, SPACING * self.cost), self.save))
 
     def save(self) -> Path:
         """Write the file now."""
         if self._due is not None:
             self._due.cancel()
         self._due, self._urgent = None, False
+        started = time.monotonic()
         try:
             save_snapshot(self._snapshot(), self.path)
         except (OSError, TypeError, ValueError) as exc:
@@ -241,4 +278,5 @@ class Saver:
         else:
             self.error = None
             self.saves += 1
+        self.cost = time.monotonic() - started
         return self.path

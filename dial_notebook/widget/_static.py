@@ -19,6 +19,7 @@ file every renderer reads (``wordings.json``, through ``_wordings.py``); how it 
 one module per job:
 
     _static.py           this: the fragment, the document, the atomic write
+    _static_live.py      a live conversation's copy, drawn as it grows (each item's HTML kept)
     _static_log.py       each item as HTML (person, inform, status lines, hand-offs, the wire)
     _static_cards.py     cards (steps, outcome, comments) and questions
     _static_values.py    results, tables, card lists, images and charts
@@ -53,7 +54,7 @@ from ._static_values import Budget
 from ._wordings import STATUS_LABEL
 
 __all__ = ["PAGE_CSS", "STATIC_CSS", "STATUS_LABEL", "conversation_html", "export_document",
-           "write_document"]
+           "page_fragment", "write_document"]
 
 #: Characters of the log in one rendering; past it, the oldest entries are left out, said so.
 LOG_CHARS = 24_000_000
@@ -90,18 +91,24 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     if left_out:
         log = (f'<div class="dial-note dial-left-out">{left_out:,} earlier entries are not '
                "shown: this copy is over its size limit.</div>" + log)
-    context = context_panel(listed)
+    return page_fragment(log, context_panel(listed), events=len(listed), title=title)
+
+
+def page_fragment(log: str | list[str], context: str, *, events: int, title: str = "") -> str:
+    """The copy's fragment around the HTML of its ``log`` (or its parts, joined here: the
+    fragment is the one string made) and ``context`` panel."""
     shown_title = text_html(str(title), 400) if title else "DIAL conversation"
-    return (
-        f'<div class="dial-static" data-dial-static="" data-dial-events="{len(listed)}">'
+    return "".join([
+        f'<div class="dial-static" data-dial-static="" data-dial-events="{events}">'
         f"<style>{STATIC_CSS}</style>"
         '<div class="dial-header"><span class="dial-logo" aria-hidden="true">◆</span>'
         f'<span class="dial-title">{shown_title}</span>'
         '<span class="dial-static-note">read-only copy</span></div>'
         f"{context}"
-        f'<div class="dial-log" role="log" aria-label="Conversation">{log}</div>'
-        "</div>"
-    )
+        '<div class="dial-log" role="log" aria-label="Conversation">',
+        *([log] if isinstance(log, str) else log),
+        "</div></div>",
+    ])
 
 
 def export_document(entries: Iterable[Any], *, title: str = "",

@@ -246,7 +246,11 @@ _DRAWERS = {
 
 def context_panel(transcript: list[Any]) -> str:
     """What the agent declared, by key, a later declare winning (items.js: contextOf)."""
-    context = context_of(transcript)
+    return context_html(context_of(transcript))
+
+
+def context_html(context: list[tuple[str, Any]]) -> str:
+    """The context panel of ``context`` (key, value) pairs; nothing when there are none."""
     if not context:
         return ""
     rows = "".join(f'<dt class="dial-mono">{text_html(key, 200)}</dt>'

@@ -7,6 +7,8 @@
 //   drawLog ──▶ entries (key → node) ──▶ announcer.update ──▶ "said" changed? ──▶ one line
 //
 // The first update (a conversation shown again, restored) is not read out: it was not a change.
+// Only an entry whose node is new since the last update is read (drawLog replaces the node of
+// an entry that changed): an update costs what changed, not the length of the conversation.
 
 import { h } from "./dom.js";
 import { summarise } from "./text.js";
@@ -41,6 +43,8 @@ export function announcer() {
   const node = h("div", { className: "dial-sr-only", "aria-live": "polite", "data-dial-announcer": "" });
   /** @type {Map<string, string>} */
   const said = new Map();
+  /** @type {Map<string, Element>} the node each entry had when it was last read */
+  const read = new Map();
   let first = true;
   return {
     node,
@@ -48,16 +52,24 @@ export function announcer() {
       /** @type {string[]} */
       const lines = [];
       for (const [key, entry] of entries) {
+        if (read.get(key) === entry.node) continue; // not redrawn: it says what it said
+        read.set(key, entry.node);
         const now = saidOf(entry.node, entry.item?.kind);
         if (!now || said.get(key) === now) continue;
         said.set(key, now);
         if (!first) lines.push(now);
       }
-      for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+      if (read.size !== entries.size) forget(entries); // every key of `entries` is in `read` now
       first = false;
       for (const line of lines) node.append(h("p", {}, line));
       while (node.childNodes.length > KEEP) node.firstChild?.remove();
       return lines;
     },
   };
+
+  /** Entries gone from the log are forgotten (back again, they are new). @param {Map<string, unknown>} entries */
+  function forget(entries) {
+    for (const key of [...read.keys()]) if (!entries.has(key)) read.delete(key);
+    for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+  }
 }

@@ -122,23 +122,45 @@ function chartSignature(chart) {
 }
 
 /**
- * What an item's node depends on beyond its event: a change redraws it.
+ * What an item's node depends on beyond its event, as a list of parts: a change redraws it.
+ * A part is a value or an event (a card's outcome, steps, acknowledgements), compared by
+ * identity first, so that an append costs nothing for the items it leaves alone; by content
+ * only when it is another object (the whole transcript came again).
  * @param {ViewState} view
  * @param {Item} item
+ * @returns {unknown[]}
  */
 function signature(view, item) {
   switch (item.kind) {
     case "suggestion": {
       const id = String(item.event.id);
-      return JSON.stringify([item.status, item.pending, item.outcome, view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
-        [...item.steps.values()], item.acks, item.undone, item.undoFailed, undoableOf(view.model, id), view.undoing.has(id),
-        ruleStateOf(view, item)]);
+      return [item.status, item.pending, item.outcome, view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
+        item.steps.size, ...item.steps.values(), item.acks.length, ...item.acks, item.undone, item.undoFailed,
+        undoableOf(view.model, id), view.undoing.has(id), ruleStateOf(view, item)];
     }
-    case "ask": return JSON.stringify([item.pending, item.answer]);
-    case "inform": return chartSignature(item.event.chart); // "Drawing the chart…", then the chart
-    case "no-reply": return JSON.stringify([item.retry, view.model.get("running")]);
-    default: return "";
+    case "ask": return [item.pending, item.answer];
+    case "inform": return [chartSignature(item.event.chart)]; // "Drawing the chart…", then the chart
+    case "no-reply": return [item.retry, view.model.get("running")];
+    default: return [];
   }
+}
+
+/**
+ * Whether two signatures are the same: part by part, the same value or object, or (another
+ * object) the same JSON; null and undefined alike (as JSON has them).
+ * @param {unknown[]} before
+ * @param {unknown[]} now
+ */
+export function sameSignature(before, now) {
+  if (before.length !== now.length) return false;
+  for (let at = 0; at < now.length; at += 1) {
+    const a = before[at];
+    const b = now[at];
+    if (a === b || (a == null && b == null)) continue;
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+    if (JSON.stringify(a) !== JSON.stringify(b)) return false;
+  }
+  return true;
 }
 
 /**
@@ -168,54 +190,80 @@ export function refreshItem(view, item, { focusEditor, focusPath, focusSelector,
   target?.focus();
 }
 
+/** @type {WeakMap<HTMLElement, HTMLElement[]>} each log's item nodes, in the order drawLog left them */
+const drawnOrder = new WeakMap();
+
 /**
- * Bring the log in line with `items`, keeping every node whose signature did not change.
+ * Bring the log in line with `items`, keeping every node whose signature did not change. The
+ * DOM is touched only where something changed: the nodes already in place (the order drawn
+ * last time, unchanged so far) are not looked at again, so an append costs what it adds.
  * @param {ViewState} view
  * @param {HTMLElement} log
  * @param {Item[]} items
  */
 export function drawLog(view, log, items) {
   const { nodes } = view;
+  const before = drawnOrder.get(log) || [];
+  /** @type {HTMLElement[]} */
+  const order = [];
   /** @type {Set<string>} */
   const keep = new Set();
   /** @type {ChildNode | null} */
   let previous = null;
+  let inPlace = true; // every node so far where it was drawn last time (or redrawn there)
   for (const item of items) {
     keep.add(item.key);
     const sig = signature(view, item);
     let entry = nodes.get(item.key);
-    if (!entry || entry.sig !== sig) {
-      const node = nodeFor(view, item);
-      if (entry) {
-        const hadFocus = entry.node.contains(document.activeElement);
-        entry.node.replaceWith(node);
-        entry.node = node;
-        entry.sig = sig;
-        entry.item = item;
-        /** @type {HTMLElement | null} */
-        let target = null;
-        if (item.kind === "suggestion" && item.pending && item.pending.issue) {
-          target = node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]");
-        } else if (hadFocus) {
-          target = node.querySelector("button:not([disabled]), input, textarea");
-        }
-        target?.focus();
-      } else {
-        entry = { sig, node, item };
-        nodes.set(item.key, entry);
-      }
+    if (!entry) {
+      entry = { sig, node: nodeFor(view, item), item };
+      nodes.set(item.key, entry);
+    } else if (!sameSignature(entry.sig, sig)) {
+      redraw(view, entry, item, sig);
     } else {
       entry.item = item;
     }
-    /** @type {ChildNode | null} */
-    const expected = previous ? previous.nextSibling : log.firstChild;
-    if (expected !== entry.node) log.insertBefore(entry.node, expected);
+    if (!inPlace || before[order.length] !== entry.node) {
+      /** @type {ChildNode | null} */
+      const expected = previous ? previous.nextSibling : log.firstChild;
+      if (expected !== entry.node) {
+        log.insertBefore(entry.node, expected);
+        inPlace = false;
+      }
+    }
+    order.push(entry.node);
     previous = entry.node;
   }
+  drawnOrder.set(log, order);
+  if (keep.size === nodes.size) return;
   for (const [key, entry] of nodes) {
     if (!keep.has(key)) {
       entry.node.remove();
       nodes.delete(key);
     }
   }
+}
+
+/**
+ * An item's node drawn again in its place; focus kept in it (or moved to a refused field).
+ * @param {ViewState} view
+ * @param {import("./state.js").Entry} entry
+ * @param {Item} item
+ * @param {unknown[]} sig
+ */
+function redraw(view, entry, item, sig) {
+  const node = nodeFor(view, item);
+  const hadFocus = entry.node.contains(document.activeElement);
+  entry.node.replaceWith(node);
+  entry.node = node;
+  entry.sig = sig;
+  entry.item = item;
+  /** @type {HTMLElement | null} */
+  let target = null;
+  if (item.kind === "suggestion" && item.pending && item.pending.issue) {
+    target = node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]");
+  } else if (hadFocus) {
+    target = node.querySelector("button:not([disabled]), input, textarea");
+  }
+  target?.focus();
 }

@@ -6,7 +6,7 @@
 //   view.model     the model; its send is dropped once the kernel is gone (view.js)
 //   view.drafts    suggestion id -> the editor's draft (open, form or JSON, the value so far)
 //   view.askDrafts ask index -> the answer typed so far
-//   view.nodes     item key -> {sig, node, item}: redrawn only when its signature changes
+//   view.nodes     item key -> {sig, node, item}: redrawn only when its signature (parts) changes
 //   view.sending   tokens answered from this view (a second click sends nothing)
 //   view.dryRuns   suggestion id -> the dry run asked for the person's edit, and its answer
 //   view.undoing   suggestion ids whose Undo was clicked (until the transcript changes)
@@ -78,7 +78,7 @@
  * @typedef {{focusEditor?: boolean, focusPath?: string, focusSelector?: string, focusAction?: string}} Focus
  */
 
-/** @typedef {{sig: string, node: HTMLElement, item: Item}} Entry */
+/** @typedef {{sig: unknown[], node: HTMLElement, item: Item}} Entry */
 
 /**
  * @typedef {{

@@ -27,6 +27,7 @@ import { button, h, redrawOnChange } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
 import { announcer } from "./announce.js";
+import { atBottom, pinToBottom } from "./bottom.js";
 import { disableAll, disconnect, linked, probe } from "./link.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
@@ -206,7 +207,7 @@ function listenForStream(connected, chat) {
  */
 function drawStream(chat) {
   const { streamBox, stream, log } = chat;
-  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const nearBottom = atBottom(log);
   const shown = Boolean(stream && (stream.prose || stream.writing) && !chat.link.disconnected);
   streamBox.hidden = !shown;
   chat.thinking.hidden = shown || !chat.view.model.get("thinking");
@@ -222,7 +223,7 @@ function drawStream(chat) {
   streamBox.replaceChildren(
     ...(stream.prose ? [h("div", { className: "dial-prose" }, stream.prose)] : []),
     ...(writing ? [writing] : []));
-  if (nearBottom) log.scrollTop = log.scrollHeight;
+  if (nearBottom) pinToBottom(log);
 }
 
 /** @param {string} text */
@@ -259,12 +260,14 @@ function drawFooter(chat) {
 function update(chat) {
   const { view, log, root } = chat;
   const { model } = view;
-  const title = model.get("title");
-  chat.header.replaceChildren(h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
-    h("span", { className: "dial-title" }, title || "DIAL conversation"));
+  const title = String(model.get("title") || "DIAL conversation");
+  if (chat.header.lastChild?.textContent !== title) { // redrawn only when it changes
+    chat.header.replaceChildren(h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
+      h("span", { className: "dial-title" }, title));
+  }
   const pending = /** @type {Partial<import("./contract.js").Pending>} */ (model.get("pending") || {});
   const transcript = model.get("transcript") || [];
-  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const nearBottom = atBottom(log);
   if (transcript.length !== chat.seen) {
     chat.seen = transcript.length;
     view.undoing.clear(); // an Undo clicked has been answered (or something else happened)
@@ -304,7 +307,7 @@ function update(chat) {
   if (!model.get("running")) chat.stop.disabled = false;
   drawFooter(chat);
   if (chat.link.disconnected) disableAll(root);
-  if (nearBottom) log.scrollTop = log.scrollHeight;
+  if (nearBottom) pinToBottom(log);
 }
 
 /**

@@ -17,9 +17,12 @@
 //   dom.js       h(), button(), uid(), shared bits of DOM
 //   state.js     what one view remembers between redraws
 //   live.js      appends to the transcript (once per model), the reply being streamed
+//   unsaved.js   the transcript left out of the widget state a notebook saves (the static copy
+//                holds it)
 //   view.js      the frame, composer, context panel, streamed bubble
 //   link.js      the link to the kernel: a send dropped once it is gone, the ping, "not connected"
-//   log.js       one node per item, redrawn when its signature changes
+//   log.js       one node per item, redrawn when its signature changes; each drawn lazily
+//                (chat.css: content-visibility), bottom.js keeps the log at its end
 //   cards.js     suggestion cards and execute steps      editor.js  the editor (form | JSON)
 //   form.js      the JSON-Schema form                    ask.js     <dial-ask> cards
 //   inform.js    informs and action results (tables, images, card lists)
@@ -45,6 +48,7 @@
 
 import { initialize as initializeChat } from "./live.js";
 import { render as renderReplay } from "./replay.js";
+import { keepUnsaved } from "./unsaved.js";
 import { render as renderChat } from "./view.js";
 
 /** @typedef {import("./contract.js").Model} Model */
@@ -70,7 +74,9 @@ export function viewOf(model) {
  * @returns {(() => void) | undefined}
  */
 function initializeModel({ model }) {
-  return viewOf(model) === "replay" ? undefined : initializeChat({ model });
+  if (viewOf(model) === "replay") return undefined;
+  void keepUnsaved(model); // saved widget state: no second copy of the conversation
+  return initializeChat({ model });
 }
 
 /**

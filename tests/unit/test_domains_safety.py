@@ -121,7 +121,9 @@ def test_a_catastrophic_pattern_gives_up_in_time_with_a_hint(small_budget, regex
     domain = SchemaDomain("d")
     domain.add_action("a", schema={"properties": {"code": {"type": "string", "pattern": EVIL}}})
     verdict = domain.validate("a", {"code": ATTACK})
-    assert len(regex_searches) == 1 and 0 < regex_searches[0] <= 0.2  # one search, given the budget
+    # the search in slices (_keywords.search), all of them within the budget
+    assert regex_searches and all(t > 0 for t in regex_searches)
+    assert sum(regex_searches) <= 0.2 + 1e-9
     assert verdict["field"] == "code"
     assert verdict["hint"] == "code could not be checked against its pattern in time"
 
@@ -130,7 +132,8 @@ def test_the_pattern_budget_is_shared_by_a_whole_payload(small_budget, regex_sea
     domain = SchemaDomain("d")
     domain.add_action("a", schema={"type": "array", "items": {"type": "string", "pattern": EVIL}})
     verdict = domain.validate("a", [ATTACK] * 100)  # 100 × 0.2 s if each had its own budget
-    assert len(regex_searches) <= 1  # the first search spends the budget: no other one starts
+    # the first item's search spends the budget: no other item's search starts
+    assert sum(regex_searches) <= 0.2 + 1e-9
     assert verdict["ok"] is False
     assert verdict["errors"][0] == {
         "field": "[0]",
@@ -151,7 +154,7 @@ def test_catastrophic_patterns_on_field_names_do_not_hang(small_budget, regex_se
     domain = SchemaDomain("d")
     domain.add_action("a", schema=schema)
     verdict = domain.validate("a", {ATTACK: "x"})
-    assert len(regex_searches) == 1 and 0 < regex_searches[0] <= 0.2
+    assert regex_searches and sum(regex_searches) <= 0.2 + 1e-9
     assert verdict["field"] == f"['{ATTACK}']"
     hint = f"field name '{ATTACK[:39]}…' could not be checked against its pattern in time"
     if "additionalProperties" in schema:  # a keyword after the timed-out pattern: not reached

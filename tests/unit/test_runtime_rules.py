@@ -182,9 +182,10 @@ async def test_a_costly_rule_runs_out_of_time_and_asks_instead_of_holding_the_ke
         human=scripted_human(["dismiss"]))
     await conversation.say("x")
     assert len(human.seen) == 1
-    # the rule's one search was stopped at MATCH_SECONDS (counted, not timed: tests/conftest.py)
-    (timeout,) = regex_searches
-    assert 0 < timeout <= MATCH_SECONDS
+    # the rule's search was stopped within MATCH_SECONDS, in all its slices (counted, not
+    # timed: tests/conftest.py)
+    assert regex_searches and all(t > 0 for t in regex_searches)
+    assert sum(regex_searches) <= MATCH_SECONDS + 1e-9
 
 
 async def test_a_human_naming_a_rule_that_does_not_accept_the_card_is_a_plain_accept():

@@ -2,7 +2,8 @@
 adding an event costs the same however long the conversation is (nothing copies or validates the
 whole list per event; the events of one reply travel together), a streamed reply's progress
 traffic stays linear in the reply whatever its pieces, and a conversation run with no front end
-(a headless notebook) leaves its whole transcript in the widget state and the static copy."""
+(a headless notebook) leaves its whole transcript in the static copy and none of it in the widget
+state (the conversation stored once)."""
 
 from __future__ import annotations
 
@@ -224,14 +225,29 @@ def test_a_reply_that_only_grows_arrives_whole_as_deltas():
     assert all("prose" not in m for m in wire.custom("progress"))
 
 
-# ---- 7: a conversation run with no front end keeps all of it -----------------------------------
+# ---- 7: a conversation run with no front end keeps all of it, once -----------------------------
 
-async def test_with_no_front_end_the_widget_state_holds_the_transcript_when_a_say_ends():
+async def test_with_no_front_end_the_widget_state_holds_none_of_the_transcript():
+    """The static copy holds the conversation (a headless run's notebook keeps it there); the
+    widget state, which nbclient saves from what the kernel sends, holds none of it."""
     chat, wire = wired(StreamingAgent(reply="Hello there."))
     await chat.say("hi")
-    assert wire.updates("transcript")[-1] == chat.transcript
     await chat.say("again")
-    assert wire.updates("transcript")[-1] == chat.transcript
+    assert len(chat.transcript) > 4
+    assert wire.updates("transcript") == []
+    assert "transcript" not in chat.get_state()  # the comm's opening, a page's request
+    assert chat.get_state("transcript")["transcript"] == chat.transcript  # asked for: sent
+
+
+async def test_a_view_that_asks_gets_the_whole_transcript_then_only_appends():
+    chat, wire = wired(StreamingAgent(reply="Hello there."))
+    await chat.say("hi")
+    click(chat, type="sync", length=0)  # a view loaded late (live.js's initialize)
+    assert wire.updates("transcript") == [chat.transcript]
+    await chat.say("again")
+    assert len(wire.updates("transcript")) == 1
+    whole = wire.updates("transcript")[0]
+    assert whole + rebuilt(wire)[len(whole):] == chat.transcript
 
 
 async def test_with_a_front_end_the_trait_is_not_resent_when_a_say_ends():

@@ -2070,7 +2070,7 @@ function rulesArea(view) {
     }
   };
 }
-function ruleEntry(view, rule, highlighted, redraw) {
+function ruleEntry(view, rule, highlighted, redraw2) {
   const id = rule.id;
   const fired = Number.isFinite(Number(rule.fired)) ? Number(rule.fired) : 0;
   const busy = view.revoking.has(id);
@@ -2086,7 +2086,7 @@ function ruleEntry(view, rule, highlighted, redraw) {
       view.model.send({ type: "revoke", id });
       revoke.disabled = true;
       focusAfterDecision(revoke);
-      redraw();
+      redraw2();
     }, { kind: "dial-rule-revoke", aria: `Revoke rule ${id}`, disabled: busy })
   );
   revoke.setAttribute("data-dial-rule", id);
@@ -3091,30 +3091,43 @@ function signature(view, item) {
   switch (item.kind) {
     case "suggestion": {
       const id = String(item.event.id);
-      return JSON.stringify([
+      return [
         item.status,
         item.pending,
         item.outcome,
         view.model.get("schemas")?.[String(item.event.action)] ? 1 : 0,
-        [...item.steps.values()],
-        item.acks,
+        item.steps.size,
+        ...item.steps.values(),
+        item.acks.length,
+        ...item.acks,
         item.undone,
         item.undoFailed,
         undoableOf(view.model, id),
         view.undoing.has(id),
         ruleStateOf(view, item)
-      ]);
+      ];
     }
     case "ask":
-      return JSON.stringify([item.pending, item.answer]);
+      return [item.pending, item.answer];
     case "inform":
-      return chartSignature(item.event.chart);
+      return [chartSignature(item.event.chart)];
     // "Drawing the chart…", then the chart
     case "no-reply":
-      return JSON.stringify([item.retry, view.model.get("running")]);
+      return [item.retry, view.model.get("running")];
     default:
-      return "";
+      return [];
   }
+}
+function sameSignature(before, now) {
+  if (before.length !== now.length) return false;
+  for (let at = 0; at < now.length; at += 1) {
+    const a = before[at];
+    const b = now[at];
+    if (a === b || a == null && b == null) continue;
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+    if (JSON.stringify(a) !== JSON.stringify(b)) return false;
+  }
+  return true;
 }
 function refreshItem(view, item, { focusEditor, focusPath, focusSelector, focusAction } = {}) {
   const entry = view.nodes.get(item.key);
@@ -3135,46 +3148,59 @@ function refreshItem(view, item, { focusEditor, focusPath, focusSelector, focusA
   }
   target?.focus();
 }
+var drawnOrder = /* @__PURE__ */ new WeakMap();
 function drawLog(view, log, items) {
   const { nodes } = view;
+  const before = drawnOrder.get(log) || [];
+  const order = [];
   const keep = /* @__PURE__ */ new Set();
   let previous = null;
+  let inPlace = true;
   for (const item of items) {
     keep.add(item.key);
     const sig = signature(view, item);
     let entry = nodes.get(item.key);
-    if (!entry || entry.sig !== sig) {
-      const node = nodeFor(view, item);
-      if (entry) {
-        const hadFocus = entry.node.contains(document.activeElement);
-        entry.node.replaceWith(node);
-        entry.node = node;
-        entry.sig = sig;
-        entry.item = item;
-        let target = null;
-        if (item.kind === "suggestion" && item.pending && item.pending.issue) {
-          target = node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]");
-        } else if (hadFocus) {
-          target = node.querySelector("button:not([disabled]), input, textarea");
-        }
-        target?.focus();
-      } else {
-        entry = { sig, node, item };
-        nodes.set(item.key, entry);
-      }
+    if (!entry) {
+      entry = { sig, node: nodeFor(view, item), item };
+      nodes.set(item.key, entry);
+    } else if (!sameSignature(entry.sig, sig)) {
+      redraw(view, entry, item, sig);
     } else {
       entry.item = item;
     }
-    const expected = previous ? previous.nextSibling : log.firstChild;
-    if (expected !== entry.node) log.insertBefore(entry.node, expected);
+    if (!inPlace || before[order.length] !== entry.node) {
+      const expected = previous ? previous.nextSibling : log.firstChild;
+      if (expected !== entry.node) {
+        log.insertBefore(entry.node, expected);
+        inPlace = false;
+      }
+    }
+    order.push(entry.node);
     previous = entry.node;
   }
+  drawnOrder.set(log, order);
+  if (keep.size === nodes.size) return;
   for (const [key, entry] of nodes) {
     if (!keep.has(key)) {
       entry.node.remove();
       nodes.delete(key);
     }
   }
+}
+function redraw(view, entry, item, sig) {
+  const node = nodeFor(view, item);
+  const hadFocus = entry.node.contains(document.activeElement);
+  entry.node.replaceWith(node);
+  entry.node = node;
+  entry.sig = sig;
+  entry.item = item;
+  let target = null;
+  if (item.kind === "suggestion" && item.pending && item.pending.issue) {
+    target = node.querySelector(".dial-field-invalid :is(input, textarea, select), [data-dial-field=payload-json]");
+  } else if (hadFocus) {
+    target = node.querySelector("button:not([disabled]), input, textarea");
+  }
+  target?.focus();
 }
 
 // js/src/replay-steps.js
@@ -3736,6 +3762,43 @@ function drawTicks(replay, transcript, step) {
   });
 }
 
+// js/src/unsaved.js
+var UNSAVED = ["transcript"];
+var PROBE = "_dial_unsaved";
+function leaveOut(backbone, keys) {
+  const whole = backbone.get_state.bind(backbone);
+  backbone.get_state = (dropDefaults) => {
+    const state = { ...whole(dropDefaults) };
+    for (const key of keys) delete state[key];
+    return state;
+  };
+}
+async function keepUnsaved(model) {
+  const manager = (
+    /** @type {{widget_manager?: {_models?: {[id: string]: Promise<unknown>}}}} */
+    /** @type {unknown} */
+    model.widget_manager
+  );
+  const models = manager && manager._models;
+  if (!models) return false;
+  const token = `${Date.now()}:${Math.random()}`;
+  model.set(PROBE, token);
+  const settled = await Promise.allSettled(Object.values(models));
+  const found = settled.map((one) => one.status === "fulfilled" ? one.value : null).find(
+    (one) => one && typeof one === "object" && typeof /** @type {any} */
+    one.get === "function" && /** @type {any} */
+    one.get(PROBE) === token
+  );
+  if (!found) return false;
+  const backbone = (
+    /** @type {ManagerModel} */
+    found
+  );
+  backbone.unset(PROBE, { silent: true });
+  leaveOut(backbone, [...UNSAVED, PROBE]);
+  return true;
+}
+
 // js/src/announce.js
 var KEEP = 4;
 var FROM = (
@@ -3752,24 +3815,66 @@ function saidOf(node, kind = "") {
 function announcer() {
   const node = h("div", { className: "dial-sr-only", "aria-live": "polite", "data-dial-announcer": "" });
   const said = /* @__PURE__ */ new Map();
+  const read = /* @__PURE__ */ new Map();
   let first = true;
   return {
     node,
     update(entries) {
       const lines = [];
       for (const [key, entry] of entries) {
+        if (read.get(key) === entry.node) continue;
+        read.set(key, entry.node);
         const now = saidOf(entry.node, entry.item?.kind);
         if (!now || said.get(key) === now) continue;
         said.set(key, now);
         if (!first) lines.push(now);
       }
-      for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+      if (read.size !== entries.size) forget(entries);
       first = false;
       for (const line of lines) node.append(h("p", {}, line));
       while (node.childNodes.length > KEEP) node.firstChild?.remove();
       return lines;
     }
   };
+  function forget(entries) {
+    for (const key of [...read.keys()]) if (!entries.has(key)) read.delete(key);
+    for (const key of [...said.keys()]) if (!entries.has(key)) said.delete(key);
+  }
+}
+
+// js/src/bottom.js
+var NEAR_PX = 40;
+var PIN_FRAMES = 30;
+var pins = /* @__PURE__ */ new WeakMap();
+function atBottom(log) {
+  if (pins.get(log)?.top === null) return true;
+  return log.scrollHeight - log.scrollTop - log.clientHeight < NEAR_PX;
+}
+function pinToBottom(log) {
+  if (typeof requestAnimationFrame !== "function") {
+    log.scrollTop = log.scrollHeight;
+    return;
+  }
+  const going = pins.get(log);
+  pins.set(log, { top: null, height: 0, frames: 0 });
+  if (!going) requestAnimationFrame(() => keepPinned(log));
+}
+function keepPinned(log) {
+  const pin = pins.get(log);
+  if (!pin) return;
+  if (pin.top !== null) {
+    const moved = log.scrollTop !== pin.top && !atBottom(log);
+    const still = log.scrollHeight === pin.height && log.scrollHeight - log.scrollTop - log.clientHeight <= 1;
+    if (moved || still || pin.frames >= PIN_FRAMES || !log.isConnected) {
+      pins.delete(log);
+      return;
+    }
+  }
+  log.scrollTop = log.scrollHeight;
+  pin.top = log.scrollTop;
+  pin.height = log.scrollHeight;
+  pin.frames += 1;
+  requestAnimationFrame(() => keepPinned(log));
 }
 
 // js/src/link.js
@@ -4379,7 +4484,7 @@ function listenForStream(connected, chat) {
 }
 function drawStream(chat) {
   const { streamBox, stream, log } = chat;
-  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const nearBottom = atBottom(log);
   const shown = Boolean(stream && (stream.prose || stream.writing) && !chat.link.disconnected);
   streamBox.hidden = !shown;
   chat.thinking.hidden = shown || !chat.view.model.get("thinking");
@@ -4397,7 +4502,7 @@ function drawStream(chat) {
     ...stream.prose ? [h("div", { className: "dial-prose" }, stream.prose)] : [],
     ...writing ? [writing] : []
   );
-  if (nearBottom) log.scrollTop = log.scrollHeight;
+  if (nearBottom) pinToBottom(log);
 }
 function capitalised(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
@@ -4426,17 +4531,19 @@ function drawFooter(chat) {
 function update2(chat) {
   const { view, log, root } = chat;
   const { model } = view;
-  const title = model.get("title");
-  chat.header.replaceChildren(
-    h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
-    h("span", { className: "dial-title" }, title || "DIAL conversation")
-  );
+  const title = String(model.get("title") || "DIAL conversation");
+  if (chat.header.lastChild?.textContent !== title) {
+    chat.header.replaceChildren(
+      h("span", { className: "dial-logo", "aria-hidden": "true" }, "◆"),
+      h("span", { className: "dial-title" }, title)
+    );
+  }
   const pending = (
     /** @type {Partial<import("./contract.js").Pending>} */
     model.get("pending") || {}
   );
   const transcript = model.get("transcript") || [];
-  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const nearBottom = atBottom(log);
   if (transcript.length !== chat.seen) {
     chat.seen = transcript.length;
     view.undoing.clear();
@@ -4476,7 +4583,7 @@ function update2(chat) {
   if (!model.get("running")) chat.stop.disabled = false;
   drawFooter(chat);
   if (chat.link.disconnected) disableAll(root);
-  if (nearBottom) log.scrollTop = log.scrollHeight;
+  if (nearBottom) pinToBottom(log);
 }
 function updateContext(chat, entries) {
   const { context, contextPanel } = chat;
@@ -4511,7 +4618,9 @@ function viewOf(model) {
   return model.get("_view") === "replay" ? "replay" : "chat";
 }
 function initializeModel({ model }) {
-  return viewOf(model) === "replay" ? void 0 : initialize({ model });
+  if (viewOf(model) === "replay") return void 0;
+  void keepUnsaved(model);
+  return initialize({ model });
 }
 function renderView({ model, el }) {
   if (viewOf(model) === "replay") return render({ model: (

@@ -1,0 +1,212 @@
+"""The static copy of a live conversation, drawn as it grows: each item's HTML is kept, and a new
+event draws only what it changed, so that keeping the notebook's copy current costs the same at
+20,000 events as at 100 (the copy is the same HTML ``conversation_html`` makes from scratch).
+
+    LiveCopy().html(transcript, title=…, pending=…)
+        the same list as last time, grown ──▶ only the new events read (``Reader``: items
+                           made, or joined to an earlier one: a card's outcome, an answer)
+                           ──▶ those items, and the ones ``pending`` and Retry moved between,
+                           settled and drawn again; every other item's HTML as it was
+        anything else (another list, fewer events, an entry replaced: a chart drawn late, a
+                           session taken back) ──▶ read again from the start
+        past a bound of the whole copy (all its images' characters, the log's characters)
+                           ──▶ drawn whole by ``conversation_html``, which leaves the oldest out
+
+``drawn`` counts the items drawn (a test holds it constant per event).
+
+    >>> copy = LiveCopy()
+    >>> copy.html([{"type": "person", "text": "hi"}]) == conversation_html(
+    ...     [{"type": "person", "text": "hi"}])
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._items import COPY_KINDS, Item, Reader, settle
+from ._static import LOG_CHARS, conversation_html, page_fragment
+from ._static_log import context_html, draw
+from ._static_values import IMAGES_CHARS, Budget
+
+__all__ = ["LiveCopy"]
+
+#: Items whose HTML is joined together and kept (see ``_chunks``).
+CHUNK = 256
+#: Entries put in the place of others at once that are drawn again without reading again.
+SWAPS = 64
+
+
+def _swap(item: Item, swaps: Mapping[int, Any], found: set[int]) -> bool:
+    """``item`` with each event of ``swaps`` (by the id of the one it replaces) in its place;
+    whether it held one (their ids added to ``found``)."""
+    held = False
+    for name in ("event", "outcome", "undone", "undo_failed"):
+        new = swaps.get(id(getattr(item, name)))
+        if new is not None:
+            found.add(id(getattr(item, name)))
+            setattr(item, name, new)
+            held = True
+    for key, step in list(item.steps.items()):
+        if id(step) in swaps:
+            found.add(id(step))
+            item.steps[key] = swaps[id(step)]
+            held = True
+    for n, ack in enumerate(item.acks):
+        if id(ack) in swaps:
+            found.add(id(ack))
+            item.acks[n] = swaps[id(ack)]
+            held = True
+    return held
+
+
+class LiveCopy:
+    """One live conversation's static copy, with each item's HTML kept between drawings."""
+
+    def __init__(self) -> None:
+        #: Items drawn so far (each drawing of one item counts once).
+        self.drawn = 0
+        self._start(None)
+
+    def _start(self, transcript: list[Any] | None) -> None:
+        self._list = transcript
+        self._read = 0  # events read from it
+        self._last_event: Any = None  # the latest read (an entry replaced in place: read again)
+        self._reader = Reader()
+        self._html: list[str] = []  # each item's HTML, in the order of the reader's items
+        self._spent: list[int] = []  # the image characters each one showed
+        self._chars = self._images = 0  # the sums of the two
+        self._joined: dict[int, str] = {}  # the HTML of each CHUNK items in a row, joined
+        self._at: dict[int, int] = {}  # id(item) -> its place
+        self._context: dict[str, Any] = {}  # what the agent declared, a later one last
+        self._pending: Mapping[str, Any] = {}
+        self._last: Item | None = None  # the latest item the widget shows (Retry)
+        self._made: tuple[Any, str] | None = None  # (what it was made of, the last fragment)
+
+    def html(self, transcript: list[Any], *, title: str = "",
+             pending: Mapping[str, Any] | None = None) -> str:
+        """The copy of ``transcript`` now (``conversation_html``'s fragment)."""
+        pending = pending if isinstance(pending, Mapping) else {}
+        swapped: list[Item] = []
+        if not self._continues(transcript) and not self._swapped(transcript, swapped):
+            self._start(transcript)
+        again = self._read_new(transcript, pending)
+        drawing = {id(item) for item in again}
+        for item in swapped:
+            if id(item) not in drawing:
+                settle(item, self._reader.cards, self._pending, self._last)
+                again.append(item)
+        for item in again:
+            self._draw(item)
+        wire = self._reader.wire
+        made_of = (title, len(transcript), wire and (id(wire.event), id(wire.outcome)))
+        if not again and self._made is not None and self._made[0] == made_of:
+            return self._made[1]  # nothing changed since
+        tail, tail_spent = self._drawn(wire) if wire is not None else ("", 0)
+        if self._images + tail_spent > IMAGES_CHARS or self._chars + len(tail) > LOG_CHARS:
+            return conversation_html(transcript, title=title, pending=pending)
+        fragment = page_fragment([*self._chunks(), tail], context_html(
+            list(self._context.items())), events=len(transcript), title=title)
+        self._made = (made_of, fragment)
+        return fragment
+
+    def _chunks(self) -> list[str]:
+        """The items' HTML in chunks of ``CHUNK``, each joined once until one of its items is
+        drawn again (so a drawing joins a few long strings, not every item's)."""
+        chunks = []
+        for chunk in range(0, len(self._html), CHUNK):
+            joined = self._joined.get(chunk)
+            if joined is None:
+                joined = self._joined[chunk] = "".join(self._html[chunk:chunk + CHUNK])
+            chunks.append(joined)
+        return chunks
+
+    def _continues(self, transcript: list[Any]) -> bool:
+        return (transcript is self._list and len(transcript) >= self._read
+                and (self._read == 0 or transcript[self._read - 1] is self._last_event))
+
+    def _swapped(self, transcript: list[Any], items: list[Item]) -> bool:
+        """Whether ``transcript`` is the list read so far with a few informs or outcomes put
+        in its place (a chart drawn late: _chat_events.py), each now in the items that showed
+        the one before it (``items``: those, to draw again); False: read it from the start."""
+        old = self._list
+        if old is None or len(transcript) < self._read or len(old) < self._read:
+            return False
+        places = [n for n in range(self._read) if transcript[n] is not old[n]]
+        if len(places) > SWAPS or any(
+                not isinstance(old[n], Mapping) or old[n].get("type") not in ("inform", "outcome")
+                for n in places):
+            return False
+        swaps = {id(old[n]): transcript[n] for n in places}
+        found = set()
+        for item in [*self._reader.items, *([self._reader.wire] if self._reader.wire else [])]:
+            if _swap(item, swaps, found):
+                items.append(item)
+        if len(found) < len(swaps):
+            return False  # an event no item shows as it is (an answer, a declare): read again
+        self._list = transcript
+        self._last_event = transcript[self._read - 1] if self._read else None
+        return True
+
+    def _read_new(self, transcript: list[Any], pending: Mapping[str, Any]) -> list[Item]:
+        """Read the events not read yet: the items to draw again (new, changed, or moved by
+        ``pending`` or by which item is the latest shown), each settled."""
+        reader = self._reader
+        known = len(reader.items)
+        for index in range(self._read, len(transcript)):
+            event = transcript[index]
+            reader.read(index, event)
+            if isinstance(event, Mapping) and event.get("type") == "declare" \
+                    and isinstance(event.get("key"), str):
+                self._context.pop(event["key"], None)
+                self._context[event["key"]] = event.get("value")
+        self._read = len(transcript)
+        self._last_event = transcript[-1] if transcript else None
+        again = {id(item): item for item in [*reader.items[known:], *reader.touched]}
+        reader.touched.clear()
+        if pending != self._pending:
+            for moved in (self._pending, pending):
+                again.update((id(item), item) for item in self._waiting_on(moved))
+            self._pending = dict(pending)
+        last = next((item for item in reversed(reader.items) if item.kind not in COPY_KINDS),
+                    None)
+        if last is not self._last:
+            again.update((id(item), item) for item in (self._last, last) if item is not None)
+            self._last = last
+        for item in again.values():
+            settle(item, reader.cards, self._pending, last)
+        return list(again.values())
+
+    def _waiting_on(self, pending: Mapping[str, Any]) -> list[Item]:
+        """The card or question ``pending`` is for, when it has one here."""
+        if pending.get("kind") == "decide":
+            card = self._reader.cards.get(str(pending.get("id")))
+            return [card] if card is not None else []
+        if pending.get("kind") == "answer":
+            ask = self._reader.asks.get(pending.get("index")) \
+                if isinstance(pending.get("index"), int) else None
+            return [ask] if ask is not None else []
+        return []
+
+    def _draw(self, item: Item) -> None:
+        if item is self._reader.wire:
+            return  # the turn's wire, not in the items yet: drawn at the end each time
+        html, spent = self._drawn(item)
+        place = self._at.get(id(item))
+        if place is None:
+            self._at[id(item)] = place = len(self._html)
+            self._html.append("")
+            self._spent.append(0)
+        self._chars += len(html) - len(self._html[place])
+        self._images += spent - self._spent[place]
+        self._html[place], self._spent[place] = html, spent
+        self._joined.pop(place - place % CHUNK, None)
+
+    def _drawn(self, item: Item) -> tuple[str, int]:
+        """``item``'s HTML drawn alone, and the image characters it showed (while the whole
+        copy's images stay within ``IMAGES_CHARS``, that is how the shared budget draws it)."""
+        self.drawn += 1
+        budget = Budget()
+        html = draw(item, budget)
+        return html, IMAGES_CHARS - budget.images

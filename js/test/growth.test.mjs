@@ -1,0 +1,132 @@
+// node:test for a long conversation's growth (issue 29), by counts, never by times: one event
+// appended at 2,000 events draws the same number of item nodes, serialises as little and reads
+// as few nodes as at 200 (nothing proportional to the conversation's length); a late outcome
+// still redraws its earlier card; the log is kept at its bottom while entries take their size.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { install } from "./dom-shim.mjs";
+import { longTranscript } from "./long-transcript.mjs";
+import { mounted } from "./model-double.mjs";
+
+install();
+const { render } = await import("../src/view.js");
+const { atBottom, pinToBottom } = await import("../src/bottom.js");
+
+/**
+ * What appending `events` to a drawn conversation of `length` events costs: the item nodes
+ * drawn (a node in the log that was not there before), JSON.stringify calls and querySelector
+ * calls made by the redraw.
+ */
+async function append(length, events) {
+  const widget = mounted(render, { transcript: longTranscript(length) });
+  const log = widget.el.querySelector(".dial-log");
+  const before = new Set(log.children);
+  const counts = { drawn: 0, stringified: 0, queried: 0 };
+  const { stringify } = JSON;
+  const { querySelector } = HTMLElement.prototype;
+  JSON.stringify = (...args) => { counts.stringified += 1; return stringify(...args); };
+  HTMLElement.prototype.querySelector = function (selector) { counts.queried += 1; return querySelector.call(this, selector); };
+  try {
+    await widget.set("transcript", [...widget.model.get("transcript"), ...events]);
+  } finally {
+    JSON.stringify = stringify;
+    HTMLElement.prototype.querySelector = querySelector;
+  }
+  counts.drawn = log.children.filter((node) => !before.has(node)).length;
+  return { ...counts, widget, log };
+}
+
+const NEW_CARD = [
+  { type: "person", text: "And the outliers?" },
+  { type: "suggestion", id: "new", action: "describe", text: "Find them?", payload: {}, preview: "Find the outliers" },
+];
+
+test("one append draws only what it adds, the same at 2,000 events as at 200", async () => {
+  const short = await append(200, NEW_CARD);
+  const long = await append(2000, NEW_CARD);
+  assert.equal(long.drawn, 2, "the person's words and the new card, nothing else");
+  assert.deepEqual({ ...long, widget: 0, log: 0 }, { ...short, widget: 0, log: 0 });
+  assert.ok(long.log.children.length > 600, "the whole conversation is in the log, one node per item");
+  assert.equal(long.widget.card("new").getAttribute("data-dial-status"), "proposed");
+});
+
+test("a late outcome redraws its earlier card, and only it", async () => {
+  const { widget } = await append(2000, NEW_CARD);
+  const log = widget.el.querySelector(".dial-log");
+  const card = widget.card("new");
+  await widget.set("transcript", [...widget.model.get("transcript"), { type: "inform", act: "inform", text: "Meanwhile…" }]);
+  const before = new Set(log.children);
+  await widget.set("transcript", [...widget.model.get("transcript"),
+    { type: "outcome", id: "new", action: "describe", status: "done", preview: "Find the outliers", result: "3 outliers" }]);
+  const drawn = log.children.filter((node) => !before.has(node));
+  assert.equal(drawn.length, 1);
+  assert.equal(drawn[0], widget.card("new"));
+  assert.notEqual(widget.card("new"), card);
+  assert.equal(widget.card("new").getAttribute("data-dial-status"), "done");
+  assert.equal(log.children.indexOf(widget.card("new")), log.children.length - 2, "in its place, before 'Meanwhile…'");
+});
+
+test("the whole transcript sent again (same content, new objects) redraws nothing", async () => {
+  const widget = mounted(render, { transcript: longTranscript(400) });
+  const log = widget.el.querySelector(".dial-log");
+  const before = [...log.children];
+  await widget.set("transcript", structuredClone(widget.model.get("transcript")));
+  assert.deepEqual(log.children, before);
+});
+
+/** A scrolling box as the log is: scrollTop clamped to what can be scrolled. */
+function fakeLog(height) {
+  let top = 0;
+  return {
+    scrollHeight: height, clientHeight: 500, isConnected: true,
+    get scrollTop() { return top; },
+    set scrollTop(value) { top = Math.max(0, Math.min(value, this.scrollHeight - this.clientHeight)); },
+  };
+}
+
+/** requestAnimationFrame, by hand: `frame()` runs the callbacks asked for so far. */
+function frames() {
+  let queue = [];
+  globalThis.requestAnimationFrame = (callback) => queue.push(callback);
+  return {
+    frame: () => { const now = queue; queue = []; for (const callback of now) callback(); },
+    get waiting() { return queue.length; },
+    done: () => { delete globalThis.requestAnimationFrame; },
+  };
+}
+
+test("the log is kept at its bottom while its entries take their real size, then let go", () => {
+  const raf = frames();
+  try {
+    const log = fakeLog(1000);
+    pinToBottom(log);
+    assert.equal(atBottom(log), true, "about to be at the bottom: a second update follows too");
+    raf.frame();
+    assert.equal(log.scrollTop, 500);
+    log.scrollHeight = 1400; // the newest entry drawn at its real size
+    raf.frame();
+    assert.equal(log.scrollTop, 900);
+    raf.frame(); // held still: done
+    assert.equal(raf.waiting, 0);
+  } finally {
+    raf.done();
+  }
+});
+
+test("a pin lets go when the person scrolls away", () => {
+  const raf = frames();
+  try {
+    const log = fakeLog(1000);
+    pinToBottom(log);
+    raf.frame();
+    log.scrollTop = 100; // the person scrolls up
+    log.scrollHeight = 1400;
+    raf.frame();
+    assert.equal(log.scrollTop, 100);
+    assert.equal(raf.waiting, 0);
+    assert.equal(atBottom(log), false);
+  } finally {
+    raf.done();
+  }
+});

@@ -1,0 +1,400 @@
+"""Benchmark of a long conversation (issue 29): every figure at 200 and 2,000 events of a
+generated analysis session (tests/long_conversation.py), against its target.
+
+    .venv/bin/python tests/bench/bench_long_conversation.py [--sizes 200 2000] [--appends 30]
+    .venv/bin/python tests/bench/bench_long_conversation.py --quick   (the suite's smoke run)
+
+No browser:
+* kernel: the CPU time one event costs a ChatWidget carrying on a session file of 100 and of
+  20,000 events (target: within 1.2×): the append (the runtime's event sink, then the append
+  message sent through a comm that serialises it; median of 200), and the work it sets off
+  later over the whole conversation when events come a second apart: the static copy redrawn
+  (at most once a second) and the session file saved (within half a second); median of 3.
+* report: ``chat.export_html`` and the static copy (``conversation_html``) of 2,000 events:
+  time (target < 1 s), size, and how many times each chart image is in them.
+In JupyterLab 4, headless Chromium (tests/browser/_harness.py), per size:
+* open: from the kernel starting the widget cell to the last item painted (an in-page watch:
+  the log's last node holds the last item's text, then a frame and a task); target < 1.5 s.
+  And the page reloaded with the kernel alive: navigation start → painted; and the session
+  file of the same conversation opened in a new kernel (``session=``): cell → painted.
+* grow: ``--appends`` events added from the kernel one at a time (an inform, then a card with
+  its outcome, …): the append message's arrival at the page (the kernel connection's
+  anyMessage) → the new item in the log → painted; median and 95th percentile (target
+  median < 16 ms, p95 < 50 ms).
+* scroll: the conversation's log (or what scrolls it) scrolled top to bottom in steps of 80% of a screen, a frame apart;
+  the longest task (PerformanceObserver 'longtask') and the longest frame (target: no task
+  over 50 ms).
+* memory: ``performance.memory.usedJSHeapSize`` after a garbage collection, before the widget
+  cell and once it is painted (target < 150 MB).
+* save: the notebook saved with widget state: what it grew by, against the session file of
+  the same conversation (target ≤ 1.2×); how many times each chart image is in it (once).
+
+``--quick``: the no-browser figures (kernel at 100 and 5,000 events, report at 2,000) and the
+browser at 200 events with 5 appends, without the session's opening. Prints figures; asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench.bench_widget import CountingComm  # noqa: E402 - after the sys.path line
+from tests.long_conversation import (  # noqa: E402
+    chart_sources,
+    item_needles,
+    long_session_file,
+    long_transcript,
+    widget_cells,
+)
+
+TARGETS = {"kernel": "≤ 1.2×", "open": "< 1500 ms", "grow": "median < 16 ms, p95 < 50 ms",
+           "scroll": "no task > 50 ms", "memory": "< 150 MB", "save": "≤ 1.2× session file",
+           "report": "< 1000 ms"}
+
+
+def line(figure: str, text: str) -> None:
+    print(f"{figure:>7}: {text}   [target {TARGETS[figure]}]", flush=True)
+
+
+async def _event_cost(events: int, adds: int) -> dict[str, float]:
+    """A ChatWidget carrying on a session of ``events`` events (its file: the runtime holds
+    them too): one event's cost, then one static copy and one session save."""
+    from dial_notebook.domains.notes import NotesDomain
+    from dial_notebook.widget import ChatWidget
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = long_session_file(Path(folder) / "long.json", events)
+        chat = ChatWidget(agent=lambda message: "", domain=NotesDomain([]), session=path)
+        chat.comm = CountingComm()
+        costs, statics, saves = [], [], []
+
+        def add(n: int) -> float:
+            start = time.process_time()
+            chat._on_event({"type": "inform", "text": f"one more finding, {n}", "act": "inform"})
+            chat._flush_appends()  # what the loop does next: the append message, serialised
+            return time.process_time() - start
+
+        for n in range(adds):
+            costs.append(add(n))
+            await asyncio.sleep(0)
+        chat._static_html()  # the copy as first shown
+        chat._saver.save()  # the first save reads the user's secret
+        for n in range(3):  # one more event, then what it sets off
+            add(adds + n)
+            start = time.process_time()
+            chat._static_html()  # what the copy's update draws (at most once a second)
+            statics.append(time.process_time() - start)
+            start = time.process_time()
+            chat._saver.save()  # what the session's save writes (within half a second)
+            saves.append(time.process_time() - start)
+        chat.close()
+    return {"event_us": statistics.median(costs) * 1e6,
+            "static_ms": statistics.median(statics) * 1e3,
+            "save_ms": statistics.median(saves) * 1e3}
+
+
+def kernel_figures(small: int, large: int, adds: int = 200) -> dict[str, Any]:
+    asyncio.run(_event_cost(small, 20))  # warm: imports, the first widget, the secret
+    few = asyncio.run(_event_cost(small, adds))
+    many = asyncio.run(_event_cost(large, adds))
+    whole = [f["event_us"] / 1e3 + f["static_ms"] + f["save_ms"] for f in (few, many)]
+    ratio, alone = whole[1] / whole[0], many["event_us"] / few["event_us"]
+    line("kernel", f"one event and all it sets off (events a second apart: the append, the "
+                   f"static copy redrawn, the session saved): {whole[0]:.1f} ms at {small:,} "
+                   f"events, {whole[1]:.0f} ms at {large:,}: {ratio:.0f}×")
+    print(f"         the append alone {few['event_us']:.1f} → {many['event_us']:.1f} µs "
+          f"({alone:.2f}×); static copy {few['static_ms']:.1f} → {many['static_ms']:.0f} ms; "
+          f"session save {few['save_ms']:.1f} → {many['save_ms']:.0f} ms", flush=True)
+    return {"small": small, "large": large, "few": few, "many": many, "ratio": ratio,
+            "append_ratio": alone}
+
+
+def report_figures(events: int) -> dict[str, Any]:
+    from dial_notebook.domains.notes import NotesDomain
+    from dial_notebook.widget import ChatWidget
+    from dial_notebook.widget._static import conversation_html
+
+    transcript = long_transcript(events)
+    chat = ChatWidget(agent=lambda message: "", domain=NotesDomain([]), transcript=transcript,
+                      title="A long analysis")
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        path = chat.export_html(Path(folder) / "export.html")
+        export_ms = (time.perf_counter() - start) * 1e3
+        exported = path.read_text(encoding="utf-8")
+    start = time.perf_counter()
+    static = conversation_html(transcript, title="A long analysis")
+    static_ms = (time.perf_counter() - start) * 1e3
+    sources = chart_sources(transcript)
+    line("report", f"{events:,} events: export_html {export_ms:.0f} ms "
+                   f"({len(exported) / 1e6:.1f} MB), static copy {static_ms:.0f} ms "
+                   f"({len(static) / 1e6:.1f} MB); each chart image "
+                   f"{_times(exported, sources)} in the export, {_times(static, sources)} "
+                   f"in the copy")
+    return {"events": events, "export_ms": export_ms, "static_ms": static_ms,
+            "export_bytes": len(exported), "static_bytes": len(static)}
+
+
+def _times(text: str, sources: list[str]) -> str:
+    """How many times each chart image is in ``text``: '1×', or 'a-b×'."""
+    counts = [text.count(src[len(src) // 2:len(src) // 2 + 120]) for src in sources]
+    if not counts:
+        return "(no charts)"
+    low, high = min(counts), max(counts)
+    return f"{low}×" if low == high else f"{low}-{high}×"
+
+
+WATCH = """(() => {  // before the page's own scripts: the time the last item is painted
+    const needle = sessionStorage.getItem('dial-needle') || %s;
+    const w = window.__watch = {needle, root: null, dom: null, painted: null};
+    const tick = () => {
+        const root = document.querySelector('[data-dial-root]');
+        if (root && w.root === null) w.root = performance.now();
+        const last = root && root.querySelector('.dial-log')?.lastElementChild;
+        if (last && last.textContent.includes(w.needle)) {
+            w.dom = performance.now();
+            requestAnimationFrame(() => setTimeout(() => { w.painted = performance.now(); }));
+            return;
+        }
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+})();"""
+
+LISTEN = """() => {  // the kernel's messages: when the widget cell starts, when an append arrives
+    const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    window.__cell = null;
+    window.__grow = {arrived: {}, dom: {}, painted: {}};
+    kernel.anyMessage.connect((_, {msg, direction}) => {
+        if (direction !== 'recv') return;
+        const type = msg.header.msg_type;
+        if (type === 'execute_input' && String(msg.content.code).includes('ChatWidget(')) {
+            window.__cell = performance.now();
+        } else if (type === 'comm_msg') {
+            const data = msg.content.data;
+            if (data && data.method === 'custom' && data.content && data.content.type === 'append') {
+                const found = JSON.stringify(data.content.events).match(/grow-marker-(\\d+)/);
+                if (found) window.__grow.arrived[found[1]] = performance.now();
+            }
+        }
+    });
+}"""
+
+OBSERVE_GROW = """() => {
+    const log = document.querySelector('[data-dial-root] .dial-log');
+    const grow = Object.assign(window.__grow, {tasks: []});
+    new PerformanceObserver((list) => { for (const t of list.getEntries()) grow.tasks.push(t.duration); })
+        .observe({type: 'longtask'});
+    new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) {
+            const found = (node.textContent || '').match(/grow-marker-(\\d+)/);
+            const n = found && found[1];
+            if (!found || grow.dom[n] !== undefined) continue;
+            grow.dom[n] = performance.now();
+            requestAnimationFrame(() => setTimeout(() => { grow.painted[n] = performance.now(); }));
+        }
+    }).observe(log, {childList: true});
+}"""
+
+SCROLL = """async () => {
+    let el = document.querySelector('[data-dial-root] .dial-log');  // or what scrolls it
+    while (el && !(el.scrollHeight > el.clientHeight + 10
+                   && /(auto|scroll)/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) tasks.push(entry.duration);
+    });
+    observer.observe({type: 'longtask'});
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    el.scrollTop = 0;
+    await frame(); await frame();
+    let last = await frame(), longestFrame = 0, steps = 0, start = last;
+    while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) {
+        el.scrollTop += Math.round(el.clientHeight * 0.8);
+        steps++;
+        const now = await frame();
+        longestFrame = Math.max(longestFrame, now - last);
+        last = now;
+    }
+    await frame(); await new Promise((r) => setTimeout(r, 200)); observer.disconnect();
+    return {steps, tasks, longestFrame, total: last - start, height: el.scrollHeight};
+}"""
+
+HEAP = """() => { if (window.gc) window.gc(); return performance.memory.usedJSHeapSize; }"""
+RUN = """async (code) => await window.jupyterapp.shell.currentWidget.sessionContext.session
+    .kernel.requestExecute({code, store_history: false}).done"""
+
+
+def _grow_code(n: int) -> str:
+    if n % 2 == 0:
+        return (f"chat._on_event({{'type': 'inform', 'act': 'inform', 'text': "
+                f"'grow-marker-{n} **One more** finding: the median moved.'}})")
+    sid = f"grow-{n}"
+    return (f"chat._on_event({{'type': 'suggestion', 'id': {sid!r}, 'action': 'describe', "
+            f"'text': 'grow-marker-{n} Describe it?', 'payload': {{'frame': 'sales'}}, "
+            f"'preview': 'Describe sales', 'destructive': False, 'mutates': False}}); "
+            f"chat._on_event({{'type': 'outcome', 'id': {sid!r}, 'action': 'describe', "
+            f"'status': 'done', 'preview': 'Describe sales', 'result': {{'rows': {n}}}}})")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _painted(page: Any, timeout: float = 120_000) -> dict[str, Any]:
+    page.wait_for_function("() => window.__watch?.painted != null", timeout=timeout)
+    return page.evaluate("() => window.__watch")
+
+
+KERNEL_IDLE = """() => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    return k && k.connectionStatus === 'connected' && k.status === 'idle';
+}"""
+
+
+def _run_widget_cell(context: Any, server: dict, name: str, needle: str) -> tuple[Any, dict]:
+    """Open ``name`` in a workspace of its own, run its cells; the page, with the in-page
+    times (ms) of the kernel starting the widget cell (``cell``), the JS heap before it
+    (``heap_before``), the last item in the DOM (``dom``) and painted (``painted``)."""
+    page = context.new_page()
+    page.add_init_script(script=WATCH % json.dumps(needle))
+    page.goto(f"{server['base']}/lab/workspaces/{Path(name).stem}/tree/{name}")
+    page.wait_for_function(KERNEL_IDLE, timeout=60000)
+    heap_before = page.evaluate(HEAP)
+    page.evaluate(LISTEN)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    watch = _painted(page)
+    return page, {**watch, "cell": page.evaluate("() => window.__cell"),
+                  "heap_before": heap_before}
+
+
+def _grow(page: Any, appends: int) -> tuple[list[float], list[float]]:
+    """Add ``appends`` events from the kernel, one at a time: arrival → painted (ms) each, and
+    the long tasks (ms) meanwhile (the static copy's update parsed by the page, …)."""
+    page.evaluate(OBSERVE_GROW)
+    for n in range(appends):
+        page.evaluate(RUN, _grow_code(n))
+        page.wait_for_function(f"() => window.__grow.painted[{n}] !== undefined", timeout=60000)
+        page.wait_for_timeout(60)
+    grow = page.evaluate("() => window.__grow")
+    return [grow["painted"][k] - grow["arrived"][k] for k in grow["painted"]
+            if k in grow["arrived"]], grow["tasks"]
+
+
+def browser_size(context: Any, server: dict, events: int, appends: int, *,
+                 session: bool = True) -> dict[str, Any]:
+    """Every in-browser figure for a conversation of ``events`` events."""
+    from tests.browser._harness import save_with_widget_state, write_notebook
+
+    transcript = long_transcript(events)
+    name = write_notebook(server["root"], f"long-{events}.ipynb", *widget_cells(events))
+    unsaved = (server["root"] / name).stat().st_size
+    page, watch = _run_widget_cell(context, server, name, item_needles(transcript)[-1])
+    page.wait_for_timeout(500)
+    heap, before = page.evaluate(HEAP) / 1e6, watch["heap_before"] / 1e6
+    out: dict[str, Any] = {"events": events, "open_ms": watch["painted"] - watch["cell"],
+                           "heap_mb": heap, "heap_before_mb": before}
+    line("open", f"{events:,} events: widget cell → painted {out['open_ms']:.0f} ms (in the "
+                 f"DOM at {watch['dom'] - watch['cell']:.0f} ms)")
+    line("memory", f"{events:,} events: JS heap {heap:.0f} MB (JupyterLab alone {before:.0f} MB)")
+    latencies, tasks = _grow(page, appends)
+    out.update(grow_ms=latencies, grow_median=statistics.median(latencies),
+               grow_p95=_percentile(latencies, 0.95), grow_tasks=tasks)
+    line("grow", f"{events:,} events: arrival → painted median {out['grow_median']:.1f} ms, "
+                 f"p95 {out['grow_p95']:.1f} ms, max {max(latencies):.1f} ms "
+                 f"({len(latencies)} appends; longest task meanwhile "
+                 f"{max(tasks, default=0):.0f} ms, {len(tasks)} > 50 ms)")
+    scroll = page.evaluate(SCROLL)
+    longest = max(scroll["tasks"], default=0.0)
+    out.update(scroll_longest_task=longest, scroll_tasks=len(scroll["tasks"]),
+               scroll_longest_frame=scroll["longestFrame"])
+    line("scroll", f"{events:,} events: {scroll['steps']} steps over {scroll['height']:,} px "
+                   f"in {scroll['total']:.0f} ms: longest task {longest:.0f} ms, "
+                   f"{len(scroll['tasks'])} tasks > 50 ms, longest frame "
+                   f"{scroll['longestFrame']:.0f} ms")
+    save_with_widget_state(page)
+    saved = (server["root"] / name).read_text(encoding="utf-8")
+    session_file = long_session_file(server["root"] / f"long-{events}.json", events,
+                                     data_dir=server["root"].parent / "data")  # the server's
+    grew, size = len(saved.encode()) - unsaved, session_file.stat().st_size
+    conversation = len(json.dumps(transcript).encode())
+    out.update(saved_growth=grew, session_bytes=size, conversation_bytes=conversation)
+    line("save", f"{events:,} events: the notebook grew {grew / 1e6:.2f} MB = "
+                 f"{grew / size:.2f}× the session file ({size / 1e6:.2f} MB, no images), "
+                 f"{grew / conversation:.2f}× the transcript's JSON ({conversation / 1e6:.2f} "
+                 f"MB); each chart image {_times(saved, chart_sources(transcript))} in it")
+    page.evaluate("(n) => sessionStorage.setItem('dial-needle', n)", f"grow-marker-{appends - 1}")
+    page.reload()
+    watch = _painted(page)
+    out["reload_ms"] = watch["painted"]
+    line("open", f"{events:,} events, reloaded with the kernel alive: navigation → painted "
+                 f"{watch['painted']:.0f} ms (widget root at {watch['root']:.0f} ms)")
+    page.close()
+    if session:
+        out["session_open_ms"] = _session_open(context, server, events, session_file)
+    return out
+
+
+def _session_open(context: Any, server: dict, events: int, path: Path) -> float:
+    """A new kernel opening the session file ``path``: widget cell → painted (ms)."""
+    from tests.browser._harness import write_notebook
+
+    name = write_notebook(server["root"], f"long-session-{events}.ipynb",
+                          *widget_cells(events, session=str(path)))
+    page, watch = _run_widget_cell(context, server, name, str(path))
+    took = watch["painted"] - watch["cell"]
+    line("open", f"{events:,} events, a saved session opened in a new kernel: widget cell → "
+                 f"painted {took:.0f} ms")
+    page.close()
+    return took
+
+
+def browser_figures(sizes: list[int], appends: int, *, session: bool = True) -> list[Any]:
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser._harness import CHROMIUM, CHROMIUM_ARGS, jupyter_server
+
+    with tempfile.TemporaryDirectory() as tmp, jupyter_server(Path(tmp) / "jupyter") as server, \
+            sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(Path(tmp) / "profile"), executable_path=CHROMIUM, headless=True,
+            args=[*CHROMIUM_ARGS, "--enable-precise-memory-info", "--js-flags=--expose-gc"],
+            viewport={"width": 1100, "height": 1000})
+        try:
+            return [browser_size(context, server, n, appends, session=session) for n in sizes]
+        finally:
+            context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 2000])
+    parser.add_argument("--appends", type=int, default=30)
+    parser.add_argument("--kernel-events", type=int, default=20_000)
+    parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--quick", action="store_true",
+                        help="kernel at 5,000 events, the browser at 200 events, 5 appends")
+    args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.appends, args.kernel_events = [200], 5, 5_000
+    results: dict[str, Any] = {"kernel": kernel_figures(100, args.kernel_events),
+                               "report": report_figures(2000)}
+    if not args.no_browser:
+        results["browser"] = browser_figures(args.sizes, args.appends, session=not args.quick)
+    print(json.dumps(results, default=float))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""The static copy of a live conversation is drawn as it grows (``_static_live.LiveCopy``): the
+same HTML as ``conversation_html`` draws from scratch, at every step and whatever waits for the
+person, while one new event draws a handful of items however long the conversation is (issue 29:
+counted, not timed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dial_notebook.domains.notes import NotesDomain
+from dial_notebook.widget import ChatWidget
+from dial_notebook.widget._static import conversation_html
+from dial_notebook.widget._static_live import LiveCopy
+from tests.long_conversation import long_transcript
+
+FIXTURE = Path(__file__).resolve().parents[2] / "js" / "test" / "fixtures" / "transcript.json"
+
+
+def waiting_for(event: dict[str, Any], index: int) -> dict[str, Any]:
+    """What ``pending`` would be right after ``event``: its card, its question, or nothing."""
+    if event.get("type") == "suggestion":
+        return {"kind": "decide", "token": f"d{index}", "id": event.get("id")}
+    if event.get("type") == "ask":
+        return {"kind": "answer", "token": f"a{index}", "index": index}
+    return {}
+
+
+@pytest.mark.parametrize("source", ["long", "fixture"])
+def test_drawn_as_it_grows_the_copy_is_the_copy_drawn_whole(source):
+    events = long_transcript(240) if source == "long" else json.loads(FIXTURE.read_text())
+    copy, shown = LiveCopy(), []
+    for index, event in enumerate(events):
+        shown.append(event)
+        pending = waiting_for(event, index)
+        if index % 3 == 0 or index == len(events) - 1:
+            assert copy.html(shown, title="EDA", pending=pending) == conversation_html(
+                shown, title="EDA", pending=pending), (source, index, event.get("type"))
+
+
+@pytest.fixture(scope="module")
+def events_5100() -> list[dict[str, Any]]:
+    return long_transcript(5_100)
+
+
+def test_one_event_more_draws_the_same_few_items_at_5000_events_as_at_100(events_5100):
+    events = events_5100
+
+    def drawn_per_event(start: int) -> list[int]:
+        copy, shown = LiveCopy(), list(events[:start])
+        copy.html(shown)
+        counts = []
+        for index in range(start, start + 60):
+            shown.append(events[index])
+            before = copy.drawn
+            copy.html(shown, pending=waiting_for(events[index], index))
+            counts.append(copy.drawn - before)
+        return counts
+
+    early, late = drawn_per_event(100), drawn_per_event(5_000)
+    assert max(late) <= 4 and max(early) <= 4  # the new item, the card it joins, the moved ones
+    assert sum(late) <= sum(early) + 10  # not proportional to the conversation
+
+
+def test_a_replaced_entry_or_a_new_list_is_read_again():
+    events = long_transcript(120)
+    copy = LiveCopy()
+    copy.html(events)
+    changed = [*events[:-1], {"type": "person", "text": "not the same last entry"}]
+    assert copy.html(changed) == conversation_html(changed)
+    shorter = events[:50]
+    assert copy.html(shorter) == conversation_html(shorter)
+
+
+def test_a_chat_widget_draws_its_copy_as_it_grows(events_5100):
+    chat = ChatWidget(agent=lambda message: "ok", domain=NotesDomain([]))
+    chat.transcript = events_5100[:5_000]
+    assert chat._static_html() == conversation_html(chat.transcript)
+    before = chat._copy.drawn
+    chat._append({"type": "person", "text": "one more"})
+    assert "one more" in chat._static_html()
+    assert chat._copy.drawn - before <= 4  # the person, the turn ended before it, Retry moved
+
+
+def test_a_chart_put_in_place_of_its_outcome_is_drawn_again_without_reading_again():
+    events = long_transcript(400)
+    at = next(n for n, e in enumerate(events) if e.get("type") == "outcome"
+              and isinstance(e.get("result"), dict) and "vega_lite" in e["result"])
+    drawing = {**events[at], "result": {**events[at]["result"], "chart": {"alt": "Drawing…"}}}
+    first = [*events[:at], drawing, *events[at + 1:]]
+    copy = LiveCopy()
+    assert copy.html(first) == conversation_html(first)
+    before = copy.drawn
+    drawn = list(first)  # a new list, the chart drawn in its entry (_chat_events.py: put)
+    drawn[at] = events[at]
+    assert copy.html(drawn) == conversation_html(drawn)
+    assert copy.drawn - before <= 2  # its card (and the turn's wire when it is still open)
