@@ -101,20 +101,28 @@ def test_a_big_copy_cheap_to_draw_is_spaced_by_its_size_for_the_pages_sake():
     asyncio.run(main())
 
 
-def test_after_each_cell_ipython_runs_the_copy_is_flushed(monkeypatch):
-    class Events:
-        def __init__(self) -> None:
-            self.callbacks: list[Any] = []
+class Events:
+    """IPython's shell events, as far as StaticOutput uses them (post_run_cell)."""
 
-        def register(self, name: str, callback: Any) -> None:
-            assert name == "post_run_cell"
-            self.callbacks.append(callback)
+    def __init__(self) -> None:
+        self.callbacks: list[Any] = []
 
-        def unregister(self, name: str, callback: Any) -> None:
-            self.callbacks.remove(callback)
+    def register(self, name: str, callback: Any) -> None:
+        assert name == "post_run_cell"
+        self.callbacks.append(callback)
+
+    def unregister(self, name: str, callback: Any) -> None:
+        self.callbacks.remove(callback)
+
+
+def fake_ipython(monkeypatch: Any) -> Events:
+    """A shell whose events StaticOutput hooks; its ``callbacks`` run "a cell has run"."""
+    events = Events()
 
     class Shell:
-        events = Events()
+        pass
+
+    Shell.events = events  # type: ignore[attr-defined]
 
     class IPython:
         @staticmethod
@@ -122,43 +130,34 @@ def test_after_each_cell_ipython_runs_the_copy_is_flushed(monkeypatch):
             return Shell()
 
     monkeypatch.setitem(_static_output.sys.modules, "IPython", IPython)
+    return events
+
+
+def test_after_each_cell_ipython_runs_the_copy_is_flushed(monkeypatch):
+    events = fake_ipython(monkeypatch)
     static, copy, _clock = costly(0.2)
     static.show()
     static.show()  # a second copy of the output: still one hook
-    assert len(Shell.events.callbacks) == 1
+    assert len(events.callbacks) == 1
     copy.n = 1
     static._dirty = True  # changed on a loop that has not run the update yet
-    Shell.events.callbacks[0]()
+    events.callbacks[0]()
     assert copy.updated[-1] == "<p>1</p>"
     del static
     import gc
 
     gc.collect()
-    Shell.events.callbacks[0]()  # the widget is gone: the hook goes too
-    assert Shell.events.callbacks == []
+    events.callbacks[0]()  # the widget is gone: the hook goes too
+    assert events.callbacks == []
 
 
 def test_with_a_page_showing_the_live_view_a_cell_run_waits_for_the_spacing(monkeypatch):
     """The person runs cells beside a long conversation: each would make the page parse the whole
     copy again. While a page shows the live view, a cell that has run updates the copy only
     when its spacing allows (the timer brings it later); headless, at once (the test above)."""
-    class Events:
-        def __init__(self) -> None:
-            self.callbacks: list[Any] = []
-
-        def register(self, _name: str, callback: Any) -> None:
-            self.callbacks.append(callback)
-
-    class Shell:
-        events = Events()
-
-    class IPython:
-        @staticmethod
-        def get_ipython() -> Shell:
-            return Shell()
+    events = fake_ipython(monkeypatch)
 
     async def main() -> None:
-        monkeypatch.setitem(_static_output.sys.modules, "IPython", IPython)
         clock = VirtualClock()
         copy = Costly(clock, 0.2)
         viewed = {"now": True}
@@ -168,11 +167,11 @@ def test_with_a_page_showing_the_live_view_a_cell_run_waits_for_the_spacing(monk
         static.show()
         copy.n = 1
         static.changed()
-        Shell.events.callbacks[-1]()  # a cell ran a moment after the copy was drawn
+        events.callbacks[-1]()  # a cell ran a moment after the copy was drawn
         assert copy.updated == ["<p>0</p>"]
         assert static._timer is not None  # the update comes at its spacing
         viewed["now"] = False  # no page any more (a headless run): a cell forces it
-        Shell.events.callbacks[-1]()
+        events.callbacks[-1]()
         assert copy.updated == ["<p>0</p>", "<p>1</p>"]
 
     asyncio.run(main())
