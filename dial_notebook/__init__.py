@@ -63,15 +63,30 @@ _surface.load_with(lambda: _importlib.import_module(".widget", __name__))
 
 def __getattr__(name: str) -> _Any:
     if name == "__test__":  # for doctest: public classes are shown as dial_notebook.X, so
-        # their examples are found here (loading the lazy layers only when doctest asks)
-        return {n: v for n in __all__ if isinstance(v := globals().get(n) or __getattr__(n),
-                                                     type)}
+        # their examples — and their methods' — are found here (the lazy layers loaded only
+        # when doctest asks); doctest does not look into a class from another module
+        return _examples()
     layer = _LAZY.get(name)
     if layer is None:
         raise AttributeError(f"module 'dial_notebook' has no attribute {name!r}")
     value = getattr(_importlib.import_module(layer, __name__), name)
     globals()[name] = value  # the next access is a plain lookup
     return value
+
+
+def _examples() -> dict[str, _Any]:
+    """Each public class, and each of its own methods whose docstring holds an example."""
+    found: dict[str, _Any] = {}
+    for name in __all__:
+        value = globals().get(name) or __getattr__(name)
+        if not isinstance(value, type):
+            continue
+        found[name] = value
+        for attribute, member in vars(value).items():
+            function = getattr(member, "__func__", None) or getattr(member, "fget", None) or member
+            if callable(function) and ">>>" in (getattr(function, "__doc__", None) or ""):
+                found[f"{name}.{attribute}"] = function
+    return found
 
 
 def __dir__() -> list[str]:

@@ -77,3 +77,14 @@ def test_the_version_has_one_source():
     from dial_notebook import _version
 
     assert dial_notebook.__version__ == _version.__version__ == version("dial-notebook")
+
+
+def test_the_examples_of_public_classes_methods_are_collected_as_doctests():
+    """Public classes are shown as dial_notebook.X: doctest would not look into them from their
+    own modules, so the package's __test__ lists them and their methods' examples."""
+    import doctest
+
+    examples = dial_notebook.__test__
+    assert "SchemaDomain.dry_run" in examples and "DataFramesDomain.code" in examples
+    names = {test.name for test in doctest.DocTestFinder().find(dial_notebook) if test.examples}
+    assert "dial_notebook.__test__.SchemaDomain.dry_run" in names
