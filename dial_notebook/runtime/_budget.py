@@ -21,13 +21,10 @@ Every budget of the kernel's time (this one, a validation's deadline) reads one 
 ``budget_clock()``; ``using_clock`` swaps it, so a test decides what a second is (a virtual
 clock) rather than the load of the machine it runs on. The budgets themselves are defined once,
 in ``dial_notebook/_budget.py``, shared with the domains (which read ``time_left()``); this
-module says how much the runtime gives, and re-exports them for the runtime's modules.
+module says how much the runtime gives, and re-exports them for the runtime's modules (their
+examples are there).
 
-    >>> with spending(Budget(2.0)) as budget:
-    ...     budget.charge(0.5)
-    ...     round(time_left(), 1)
-    1.5
-    >>> time_left() is None   # outside a reply nothing is budgeted
+    >>> REPLY_SECONDS < EDIT_SECONDS   # the person's edit may take longer than the agent's reply
     True
 """
 

@@ -23,6 +23,8 @@ from typing import Any
 
 #: The line's opening: the words that follow are not the person's.
 NOT_FROM_THE_USER = "Not from the user: "
+#: The longest "why" told (characters): a renderer's error can quote the agent's whole spec.
+MAX_WHY = 300
 #: The surface's own openings of a chart's error, left out of the line.
 _OPENINGS = ("The chart was not drawn: ", "The chart could not be drawn: ")
 
@@ -43,6 +45,8 @@ def chart_not_drawn_line(event: Mapping[str, Any], why: str) -> str | None:
     reason = " ".join(str(why).split())
     for opening in _OPENINGS:
         reason = reason.removeprefix(opening)
+    if len(reason) > MAX_WHY:
+        reason = reason[:MAX_WHY].rstrip() + "…"
     reason = (reason or "the chart renderer could not draw it").rstrip(".") + "."
     return (f"{NOT_FROM_THE_USER}the chart of {event.get('id')} ({event.get('action')}) was "
             f"not drawn, so the user does not see it — {reason}")

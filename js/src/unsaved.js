@@ -61,7 +61,10 @@ export async function keepUnsaved(model) {
   const found = settled.map((one) => (one.status === "fulfilled" ? one.value : null)).find(
     (one) => one && typeof one === "object" && typeof (/** @type {any} */ (one)).get === "function"
       && (/** @type {any} */ (one)).get(PROBE) === token);
-  if (!found) return false;
+  if (!found) {
+    /** @type {any} */ (model).set(PROBE, undefined); // nothing of the probe is saved
+    return false;
+  }
   const backbone = /** @type {ManagerModel} */ (found);
   backbone.unset(PROBE, { silent: true });
   leaveOut(backbone, [...UNSAVED, PROBE]);

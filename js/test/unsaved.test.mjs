@@ -41,3 +41,11 @@ test("without a manager's models, nothing changes", async () => {
   leaveOut(model, ["transcript"]);
   assert.deepEqual(model.get_state(), { title: "t" });
 });
+
+test("a manager whose models hold none behind this proxy: saved as before, no probe left", async () => {
+  const mine = { attributes: {}, get(key) { return this.attributes[key]; }, set(key, value) { this.attributes[key] = value; } };
+  const manager = { _models: { a: Promise.resolve({ get: () => undefined, get_state: () => ({}) }) } };
+  const proxy = { get: (key) => mine.get(key), set: (key, value) => mine.set(key, value), widget_manager: manager };
+  assert.equal(await keepUnsaved(proxy), false);
+  assert.equal(mine.attributes._dial_unsaved, undefined, "nothing of the probe saved with the state");
+});

@@ -165,3 +165,14 @@ def test_the_demo_agent_does_not_read_the_line_as_the_persons_words():
     reply = DemoAgent(NotesDomain()).send(LINE + "\n\nhello")
     assert "Sorry: the chart of sg-1 (plot) was not drawn after all" in reply
     assert "plot" not in reply.split("after all")[1]  # the line is not read as a request
+
+
+def test_a_renderers_long_error_is_cut_before_it_reaches_the_agent():
+    """A renderer's error can quote the spec (the agent's own text, up to the spec's cap): the
+    line owed to the agent says why in a few hundred characters, not the whole error."""
+    from dial_notebook.runtime._told_later import MAX_WHY, chart_not_drawn_line
+
+    event = {"type": "outcome", "id": "sg-1", "action": "plot", "result": {"vega_lite": {}}}
+    line = chart_not_drawn_line(event, "The chart could not be drawn: ValueError: " + "x" * 500_000)
+    assert line is not None and line.endswith("….")
+    assert len(line) < MAX_WHY + 200

@@ -3789,7 +3789,10 @@ async function keepUnsaved(model) {
     one.get === "function" && /** @type {any} */
     one.get(PROBE) === token
   );
-  if (!found) return false;
+  if (!found) {
+    model.set(PROBE, void 0);
+    return false;
+  }
   const backbone = (
     /** @type {ManagerModel} */
     found
