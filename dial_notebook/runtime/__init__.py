@@ -47,6 +47,7 @@ from ._http import http_executor
 from ._humans import PolicyHuman, ScriptedHuman, policy_human, scripted_human
 from ._outcomes import NEEDS_REPLY
 from ._ports import Agent, Domain, Human
+from ._session_lines import session_file_data
 from ._snapshot import FORMAT as SNAPSHOT_FORMAT
 from ._snapshot import MAX_EVENTS as MAX_SNAPSHOT_EVENTS
 from ._snapshot import (
@@ -116,6 +117,7 @@ __all__ = [
     "read_snapshot",
     "save_snapshot",
     "scripted_human",
+    "session_file_data",
     "shell_executor",
     "time_left",
 ]

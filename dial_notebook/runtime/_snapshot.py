@@ -6,11 +6,15 @@
                                raises SnapshotError naming what is wrong ("say.reply.resolved[2]
                                names item (0, 9), but the reply has 3 items in envelope 0")
     load_snapshot(path) / save_snapshot(snapshot, path)
-                            ─▶ JSON only (never pickle), at most MAX_SNAPSHOT_BYTES, nested at
-                               most MAX_DEPTH deep; written atomically (a temporary file beside
-                               it, then one rename), so a crash mid-write leaves the previous
-                               version whole; every save signed with the user's own Jupyter
-                               secret (_trust.py)
+                            ─▶ JSON Lines (never pickle; _snapshot_text.py): a header, one
+                               line per event, a state record, a signature; a save appends
+                               what was added since this process's last save of the file
+                               (_session_file.py) and a crash at any byte leaves the previous
+                               save; at most MAX_SNAPSHOT_BYTES, nested at most MAX_DEPTH
+                               deep; every save signed with the user's own Jupyter secret,
+                               the HMAC chained over every byte (_trust.py). A file saved
+                               before (one JSON object, signed last) reads as before and is
+                               written as lines at its next save
     read_session_file(path) ─▶ (snapshot, trusted): trusted only when this user signed exactly
                                these bytes; a surface opens any other file read-only
 
@@ -51,11 +55,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._files import write_atomically
 from .._ports import RULE_SCOPES
+from ._session_file import write_session
+from ._session_lines import is_lines, read_lines
 from ._snapshot_events import EVENT_ENUMS, INFORM_ACTS, MAX_EVENTS, check_transcript
 from ._snapshot_say import PHASES, check_pending, check_say
-from ._snapshot_text import snapshot_json
 from ._snapshot_values import (
     SnapshotError,
     as_count,
@@ -68,7 +72,7 @@ from ._snapshot_values import (
     outcomes,
 )
 from ._trust import KEY as SIGNATURE
-from ._trust import signed, verify
+from ._trust import verify
 
 __all__ = ["EVENT_ENUMS", "FORMAT", "INFORM_ACTS", "MAX_DEPTH", "MAX_EVENTS", "MAX_SNAPSHOT_BYTES",
            "PHASES", "VERSION", "SnapshotError", "load_snapshot", "read_session_file",
@@ -206,24 +210,33 @@ def read_session_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], boo
         if size > MAX_SNAPSHOT_BYTES:
             raise SnapshotError(f"{file}: {size:,} bytes, over the limit of "
                                 f"{MAX_SNAPSHOT_BYTES:,} for a saved conversation")
-        text = file.read_text(encoding="utf-8")
+        data = file.read_bytes()
     except FileNotFoundError:
         raise SnapshotError(f"{file}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise SnapshotError(f"{file}: cannot be read ({exc})") from None
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise SnapshotError(f"{file}: is nested more than {MAX_DEPTH} levels deep") from None
-    except ValueError as exc:
-        raise SnapshotError(f"{file}: not JSON ({exc})") from None
-    try:
-        snapshot = read_snapshot(data)
+    try:  # saved by appending (JSON Lines), or one JSON object (saved before)
+        snapshot, trusted = read_lines(data) if is_lines(data) else _one_object(data)
+        read_snapshot(snapshot)
     except SnapshotError as exc:
         raise SnapshotError(f"{file}: {exc}") from None
-    trusted = SIGNATURE in snapshot and verify(text)
     snapshot.pop(SIGNATURE, None)
     return snapshot, trusted
+
+
+def _one_object(data: bytes) -> tuple[dict[str, Any], bool]:
+    """A session file as saved before issue 29: one JSON object, its signature last."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SnapshotError(f"cannot be read ({exc})") from None
+    try:
+        snapshot = json.loads(text)
+    except RecursionError:
+        raise SnapshotError(f"is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
+        raise SnapshotError(f"not JSON ({exc})") from None
+    return snapshot, isinstance(snapshot, dict) and SIGNATURE in snapshot and verify(text)
 
 
 def load_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -238,14 +251,15 @@ def load_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def save_snapshot(snapshot: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Write ``snapshot`` to ``path`` as JSON, atomically; returns the path.
+    """Write ``snapshot`` to ``path`` as JSON Lines; returns the path.
 
-    The folder is made when missing. A temporary file beside the target is written, flushed
-    to disk and renamed over it, so a reader (or a crash) sees the old version or the new one,
-    never half of one. The file is signed with this user's Jupyter secret (``_trust.py``): a
-    file saved here is trusted when read back here.
+    When this process saved ``path`` last and ``snapshot`` extends what it saved (its
+    transcript grown), only what was added is written, at the end of the file, flushed to
+    disk; else the file is written whole: a temporary file beside it, then one rename (the
+    folder made when missing). Either way a reader (or a crash at any byte) sees the previous
+    save or the new one, never half of one (``_session_file.py``). The file is signed with
+    this user's Jupyter secret (``_trust.py``): a file saved here is trusted when read back
+    here.
     """
     unsigned = {key: value for key, value in snapshot.items() if key != SIGNATURE}
-    # the events' texts kept between the saves of this file (_snapshot_text.py)
-    text = snapshot_json(unsigned, os.path.abspath(path))
-    return write_atomically(path, signed(text))
+    return write_session(unsigned, path)

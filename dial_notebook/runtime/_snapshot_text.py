@@ -1,83 +1,78 @@
-"""The JSON text of a snapshot saved again and again to one file: each event's text is kept
-between the saves of that file, so that a save encodes only the events told since (a session of
-20,000 events is saved several times faster; the file is the same, byte for byte).
+"""The text of a session file, saved by appending: JSON Lines, one record a line.
 
-    snapshot_json(unsigned, place) ─▶ json.dumps(unsigned, ensure_ascii=False,
-                                      separators=(",", ":"), default=str), its transcript made
-                                      of the texts kept for ``place`` (an event is known by
-                                      identity: the same dict, held here so its id stays its
-                                      own) and of the new events' texts
+    {"format":"dial-notebook/session-lines","version":1}      the header, first line only
+    {"event":{…}}                                              one event of the transcript
+    {"entry":[place,{…}]}                                      one of the surface's entries
+    {"state":{…the rest of the snapshot…},"events":N,"entries":M|null}
+    {"signature":"sha256:…"}                                   the HMAC of every byte before it
 
-An event is not changed once it is told (``_events.py``: recorded, then handed on as it is), so
-its text stays what it was. The texts of the last ``FILES`` files are kept.
+A save appends the events and entries added since the last save, then a state record (the
+snapshot without its transcript and the surface's entries, with how many of each the file
+holds so far: ``null`` when the snapshot had no such list), then a signature (_trust.py). The
+snapshot is the last signed state with every event and entry before it.
 
-    >>> text = snapshot_json({"format": "f", "transcript": [{"type": "sent", "turn": 1}]}, "a")
-    >>> text == json.dumps({"format": "f", "transcript": [{"type": "sent", "turn": 1}]},
-    ...                    ensure_ascii=False, separators=(",", ":"))
-    True
+    >>> state, events, entries = split_snapshot({"format": "f", "transcript": [{"n": 1}],
+    ...                                          "surface": {"entries": [], "title": "t"}})
+    >>> state, events, entries
+    ({'format': 'f', 'surface': {'title': 't'}}, [{'n': 1}], [])
+    >>> join_snapshot(state, events, entries)
+    {'format': 'f', 'surface': {'title': 't', 'entries': []}, 'transcript': [{'n': 1}]}
 """
 
 from __future__ import annotations
 
 import json
-import operator
-import uuid
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["FILES", "snapshot_json"]
+__all__ = ["HEADER", "LINES_FORMAT", "LINES_VERSION", "dumps", "entry_line", "event_line",
+           "join_snapshot", "split_snapshot", "state_line"]
 
-#: Files whose events' texts are kept (the latest saved).
-FILES = 8
-
-class _Kept:
-    """One file's events as last saved: the events (held, so their ids stay their own), their
-    texts, and the texts joined."""
-
-    __slots__ = ("events", "joined", "texts")
-
-    def __init__(self, events: list[Any], texts: list[str], joined: str | None = None) -> None:
-        self.events, self.texts = events, texts
-        self.joined = ",".join(texts) if joined is None else joined
+#: The header's format: a session file written as lines (the snapshot's own format inside).
+LINES_FORMAT = "dial-notebook/session-lines"
+LINES_VERSION = 1
+HEADER = f'{{"format":"{LINES_FORMAT}","version":{LINES_VERSION}}}\n'
 
 
-_KEPT: OrderedDict[str, _Kept] = OrderedDict()
-
-
-def _dumps(value: Any) -> str:
+def dumps(value: Any) -> str:
+    """``value`` as compact JSON on one line (control characters, newlines included, are
+    escaped in strings; what JSON cannot write becomes its text)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def snapshot_json(unsigned: Mapping[str, Any], place: str) -> str:
-    """``unsigned`` as JSON text, the events' texts kept for ``place`` reused (see the header)."""
-    transcript = unsigned.get("transcript")
-    if not isinstance(transcript, list) or not transcript:
-        return _dumps(dict(unsigned))
-    kept = _events_text(_KEPT.pop(place, None), transcript)
-    _KEPT[place] = kept
-    while len(_KEPT) > FILES:
-        _KEPT.popitem(last=False)
-    # the rest of the snapshot around a marker no other value holds, the events in its place
-    marker = _dumps(f"dial-transcript-{uuid.uuid4().hex}")
-    head, tail = _dumps({**unsigned, "transcript": json.loads(marker)}).split(marker, 1)
-    return "".join((head, "[", kept.joined, "]", tail))
+def event_line(event: Any) -> str:
+    return f'{{"event":{dumps(event)}}}\n'
 
 
-def _events_text(before: _Kept | None, transcript: list[Any]) -> _Kept:
-    """``transcript``'s texts: those of ``before`` when it is the start of it (the events told
-    since encoded and joined on), else each event's kept text found by identity."""
-    if before is not None and len(before.events) <= len(transcript) and all(
-            map(operator.is_, before.events, transcript)):
-        added = transcript[len(before.events):]
-        if not added:
-            return before
-        texts = [_dumps(event) for event in added]
-        return _Kept([*before.events, *added], [*before.texts, *texts],
-                     ",".join([before.joined, *texts] if before.texts else texts))
-    known = {id(event): text for event, text in zip(before.events, before.texts, strict=True)} \
-        if before is not None else {}
-    held = {id(event): event for event in before.events} if before is not None else {}
-    texts = [known[id(event)] if held.get(id(event)) is event else _dumps(event)
-             for event in transcript]
-    return _Kept(list(transcript), texts)
+def entry_line(row: Any) -> str:
+    return f'{{"entry":{dumps(row)}}}\n'
+
+
+def state_line(state: Mapping[str, Any], events: int | None, entries: int | None) -> str:
+    counts = ",".join(f'"{key}":{"null" if count is None else count}'
+                      for key, count in (("events", events), ("entries", entries)))
+    return f'{{"state":{dumps(state)},{counts}}}\n'
+
+
+def split_snapshot(unsigned: Mapping[str, Any]
+                   ) -> tuple[dict[str, Any], list[Any] | None, list[Any] | None]:
+    """(the state, the transcript, the surface's entries) of a snapshot; a list it does not
+    hold as a list stays in the state, and its place is None."""
+    state = dict(unsigned)
+    events = state.pop("transcript") if isinstance(state.get("transcript"), list) else None
+    surface = state.get("surface")
+    entries = None
+    if isinstance(surface, Mapping) and isinstance(surface.get("entries"), list):
+        entries = surface["entries"]
+        state["surface"] = {key: value for key, value in surface.items() if key != "entries"}
+    return state, events, entries
+
+
+def join_snapshot(state: dict[str, Any], events: list[Any] | None,
+                  entries: list[Any] | None) -> dict[str, Any]:
+    """The snapshot ``split_snapshot`` split (``state`` is changed and returned)."""
+    if entries is not None and isinstance(state.get("surface"), dict):
+        state["surface"]["entries"] = entries
+    if events is not None:
+        state["transcript"] = events
+    return state

@@ -7,6 +7,14 @@ Jupyter data directory, made there, readable only by its owner, the first time i
     verify(text)   ─▶ True only when the text ends with such a signature and it is this user's;
                    an unsigned, edited or foreign file ─▶ False (it opens read-only)
 
+A session file saved by appending (JSON Lines, ``_session_file.py``) is signed the same way,
+line by line, the HMAC chained over every byte before each signature line (an HMAC's state is
+copied, so a save signs only what it adds)::
+
+    new_mac()                 ─▶ an HMAC keyed with this user's secret, fed every byte written
+    signature_line(mac)       ─▶ the line {"signature":"sha256:…"}, the HMAC of all bytes so far
+    verify_line(body, line)   ─▶ True only when ``line`` is that signature of exactly ``body``
+
 The signature covers the file's exact bytes (no re-serialising, so nothing can differ between
 what was signed and what is read): any change anywhere, or a file signed with another secret,
 fails. Nothing here decides what an untrusted file may do; ``_snapshot.py`` reads it, the
@@ -18,6 +26,10 @@ user's secret).
     (True, True)
     >>> verify(text.replace("1", "2", 1), secret=b"k"), verify(text, secret=b"other")
     (False, False)
+    >>> mac = new_mac(secret=b"k")
+    >>> mac.update(b'{"a":1}')
+    >>> verify_line(b'{"a":1}', signature_line(mac), secret=b"k")
+    True
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ import re
 #: The key the signature is kept under, last in the file's object.
 KEY = "signature"
 _TAIL = re.compile(r',"signature":"([a-z0-9_]{1,20}):([0-9a-f]{16,256})"\}\s*\Z')
+_LINE = re.compile(rb'\{"signature":"([a-z0-9_]{1,20}):([0-9a-f]{16,256})"\}\n?\Z')
 _LONGEST_TAIL = 400  # ',"signature":"<algorithm>:<digest>"}' and trailing space, at most
 _SECRETS: dict[str, tuple[bytes, str]] = {}
 
@@ -88,3 +101,33 @@ def verify(text: str, *, secret: bytes | None = None) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(digest, claimed)
+
+
+def user_key(secret: bytes | None) -> tuple[bytes, str]:
+    """The secret and algorithm a signature is made and checked with: this user's own (a
+    ``secret`` given: for tests and examples, with sha256)."""
+    return _notary_secret() if secret is None else (secret, "sha256")
+
+
+def new_mac(*, secret: bytes | None = None) -> hmac.HMAC:
+    """An HMAC keyed with this user's secret, to be fed a session file's bytes as written."""
+    key, algorithm = user_key(secret)
+    return hmac.new(key, digestmod=algorithm)
+
+
+def signature_line(mac: hmac.HMAC) -> bytes:
+    """The line that signs every byte ``mac`` was fed (``mac`` itself is not changed)."""
+    return b'{"%s":"%s:%s"}\n' % (KEY.encode(), mac.name.removeprefix("hmac-").encode(),
+                                  mac.hexdigest().encode())
+
+
+def verify_line(body: bytes | memoryview, line: bytes, *, secret: bytes | None = None) -> bool:
+    """Whether ``line`` is this user's signature of exactly ``body`` (the bytes before it)."""
+    found = _LINE.match(line)
+    if found is None:
+        return False
+    key, algorithm = user_key(secret)
+    if found.group(1).decode() != algorithm:  # a file does not choose how it is checked
+        return False
+    digest = hmac.new(key, body, algorithm).hexdigest()
+    return hmac.compare_digest(digest.encode(), found.group(2))

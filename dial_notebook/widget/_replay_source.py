@@ -41,7 +41,7 @@ from typing import Any, Union
 from dial_notebook._data_files import DataFileError, parse_json, read_bytes, type_error
 from dial_notebook._data_files import at as field_at
 from dial_notebook._json_kind import json_kind
-from dial_notebook.runtime import EVENT_SHAPES, MAX_SNAPSHOT_BYTES
+from dial_notebook.runtime import EVENT_SHAPES, MAX_SNAPSHOT_BYTES, SnapshotError, session_file_data
 from dial_notebook.runtime import MAX_SNAPSHOT_EVENTS as MAX_EVENTS
 from dial_notebook.runtime import SNAPSHOT_FORMAT as FORMAT
 from dial_notebook.runtime import SNAPSHOT_VERSION as VERSION
@@ -109,9 +109,13 @@ def _read_file(source: str | Path) -> Any:
     if not path.is_file():
         raise ValueError(f"Replay: {name}: not a file")
     try:  # the package's one reader of a file a person was sent: bounded, JSON only
-        return parse_json(read_bytes(path, max_bytes=MAX_BYTES, file=name), name)
+        data = read_bytes(path, max_bytes=MAX_BYTES, file=name)
+        saved = session_file_data(data)  # a session file saved by appending (JSON Lines)
+        return saved if saved is not None else parse_json(data, name)
     except DataFileError as error:
         raise ValueError(f"Replay: {error}") from None
+    except SnapshotError as error:
+        raise ValueError(f"Replay: {name}: {error}") from None
 
 
 def _from_snapshot(snapshot: Any, name: str) -> Saved:

@@ -16,7 +16,9 @@ and read back when the same cell runs again in a new kernel.
         any other event ─▶ saved within SETTLE_SECONDS (events that come together are
                             written together), or SPACING times as long as the last save
                             took, if longer (a long conversation's saves stay a flat share)
-        every save is atomic (a crash mid-write leaves the previous version whole) and
+        every save appends what changed since the last (runtime/_session_file.py: the file
+                            is JSON Lines, rewritten whole, atomically, only now and then),
+                            a crash at any byte leaves the previous save whole, and it is
                             signed with the user's own Jupyter secret
 
 The file holds the runtime's snapshot; the widget's own entries (the person's words, errors,
@@ -116,8 +118,9 @@ def surface_of(transcript: list[dict[str, Any]], *, entries: WidgetEntries | Non
 
 class WidgetEntries:
     """The widget's own entries of a transcript that grows, with their places: the events
-    added since the last call read, the list read again when it is another one (or an entry
-    read before was replaced)."""
+    added since the last call read; the list read again when it is another one (or an entry
+    read before was replaced), its rows kept when they are still the same entries in the
+    same places (a chart drawn late replaces the transcript, not the person's words)."""
 
     def __init__(self) -> None:
         self._list: list[dict[str, Any]] | None = None
@@ -126,16 +129,28 @@ class WidgetEntries:
         self._entries: list[list[Any]] = []
 
     def of(self, transcript: list[dict[str, Any]]) -> list[list[Any]]:
-        """``[[place, entry], …]`` for ``transcript`` now (a list of its own)."""
+        """``[[place, entry], …]`` for ``transcript`` now: the list kept here, which only
+        grows (so that a save appends only the entries added: runtime/_session_file.py), or a
+        new one when the entries before are not all still there. Write it out at once; do not
+        change it."""
         if not (transcript is self._list and len(transcript) >= self._read
                 and (self._read == 0 or transcript[self._read - 1] is self._last)):
-            self._list, self._read, self._entries = transcript, 0, []
+            rows = [[n, event] for n, event in enumerate(transcript)
+                    if event.get("type") in WIDGET_ENTRIES]
+            kept = self._entries
+            if len(rows) >= len(kept) and all(
+                    row[0] == old[0] and row[1] is old[1]
+                    for row, old in zip(rows[:len(kept)], kept, strict=True)):
+                kept.extend(rows[len(kept):])  # the same rows: the list only grows
+            else:
+                self._entries = rows
+            self._list, self._read = transcript, len(transcript)
         self._entries.extend([n, event] for n, event in
                              enumerate(transcript[self._read:], start=self._read)
                              if event.get("type") in WIDGET_ENTRIES)
         self._read = len(transcript)
         self._last = transcript[-1] if transcript else None
-        return list(self._entries)
+        return self._entries
 
 
 def widget_transcript(saved: dict[str, Any], *,

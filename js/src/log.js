@@ -5,7 +5,9 @@
 // survives every other change.
 //
 //   drawLog(view, log, items) ──▶ new items appended in order, changed ones replaced in place
-//                                 (focus kept, or moved to a refused field), gone ones removed
+//                                 (focus kept, or moved to a refused field), gone ones removed;
+//                                 the entries kept in blocks of BLOCK (what a frame costs stays
+//                                 flat however long the conversation)
 //   view.refresh(item)         ──▶ refreshItem: one item redrawn now, focus where asked
 
 import { askCard } from "./ask.js";
@@ -190,13 +192,41 @@ export function refreshItem(view, item, { focusEditor, focusPath, focusSelector,
   target?.focus();
 }
 
+/** Entries per block of the log. The log holds blocks, each holding up to BLOCK entries in
+ * order: the browser skips a block off screen whole (chat.css: `content-visibility`), so what a
+ * frame costs does not grow with the conversation (2,000 entries are 40 blocks to look at, not
+ * 2,000). Every entry stays in the DOM, in order: find-in-page and the keyboard reach them all. */
+export const BLOCK = 50;
+
 /** @type {WeakMap<HTMLElement, HTMLElement[]>} each log's item nodes, in the order drawLog left them */
 const drawnOrder = new WeakMap();
+
+/**
+ * The log's entries (item nodes) in order, across its blocks.
+ * @example
+ *   entriesOf(chat.log).length; // one per item drawn
+ * @param {HTMLElement} log
+ * @returns {HTMLElement[]}
+ */
+export function entriesOf(log) {
+  return [...log.children].flatMap((block) => /** @type {HTMLElement[]} */ ([...block.children]));
+}
+
+/**
+ * The log's block number `at`, made (empty, at the log's end) when the log has fewer.
+ * @param {HTMLElement} log
+ * @param {number} at
+ */
+function blockAt(log, at) {
+  while (log.children.length <= at) log.append(h("div", { className: "dial-log-block" }));
+  return /** @type {HTMLElement} */ (log.children[at]);
+}
 
 /**
  * Bring the log in line with `items`, keeping every node whose signature did not change. The
  * DOM is touched only where something changed: the nodes already in place (the order drawn
  * last time, unchanged so far) are not looked at again, so an append costs what it adds.
+ * Entry number i lives in block i / BLOCK (see BLOCK).
  * @param {ViewState} view
  * @param {HTMLElement} log
  * @param {Item[]} items
@@ -208,8 +238,6 @@ export function drawLog(view, log, items) {
   const order = [];
   /** @type {Set<string>} */
   const keep = new Set();
-  /** @type {ChildNode | null} */
-  let previous = null;
   let inPlace = true; // every node so far where it was drawn last time (or redrawn there)
   for (const item of items) {
     keep.add(item.key);
@@ -223,25 +251,30 @@ export function drawLog(view, log, items) {
     } else {
       entry.item = item;
     }
-    if (!inPlace || before[order.length] !== entry.node) {
+    const at = order.length;
+    if (!inPlace || before[at] !== entry.node) {
+      inPlace = false;
+      const block = blockAt(log, Math.floor(at / BLOCK));
       /** @type {ChildNode | null} */
-      const expected = previous ? previous.nextSibling : log.firstChild;
-      if (expected !== entry.node) {
-        log.insertBefore(entry.node, expected);
-        inPlace = false;
-      }
+      const expected = at % BLOCK === 0 ? block.firstChild : order[at - 1].nextSibling;
+      if (expected !== entry.node) block.insertBefore(entry.node, expected);
     }
     order.push(entry.node);
-    previous = entry.node;
   }
   drawnOrder.set(log, order);
-  if (keep.size === nodes.size) return;
-  for (const [key, entry] of nodes) {
-    if (!keep.has(key)) {
-      entry.node.remove();
-      nodes.delete(key);
+  const removed = keep.size !== nodes.size;
+  if (removed) {
+    for (const [key, entry] of nodes) {
+      if (!keep.has(key)) {
+        entry.node.remove();
+        nodes.delete(key);
+      }
     }
   }
+  if (inPlace && !removed) return;
+  // blocks past the last entry's (every entry now in its place, so they hold nothing kept)
+  const blocks = Math.ceil(order.length / BLOCK);
+  while (log.children.length > blocks) /** @type {HTMLElement} */ (log.lastElementChild).remove();
 }
 
 /**

@@ -172,6 +172,7 @@ class ShimElement extends ShimNode {
   hasAttribute(name) { return this.attributeMap.has(name); }
   removeAttribute(name) { this.attributeMap.delete(name); }
   get children() { return this.childNodes.filter((n) => n instanceof ShimElement); }
+  get lastElementChild() { return this.children.at(-1) ?? null; }
   get textContent() { return this.childNodes.map((n) => n.textContent).join(""); }
   set textContent(value) {
     for (const child of [...this.childNodes]) child.remove();

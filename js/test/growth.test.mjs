@@ -12,6 +12,7 @@ import { mounted } from "./model-double.mjs";
 install();
 const { render } = await import("../src/view.js");
 const { atBottom, pinToBottom } = await import("../src/bottom.js");
+const { BLOCK, entriesOf } = await import("../src/log.js");
 
 /**
  * What appending `events` to a drawn conversation of `length` events costs: the item nodes
@@ -21,7 +22,7 @@ const { atBottom, pinToBottom } = await import("../src/bottom.js");
 async function append(length, events) {
   const widget = mounted(render, { transcript: longTranscript(length) });
   const log = widget.el.querySelector(".dial-log");
-  const before = new Set(log.children);
+  const before = new Set(entriesOf(log));
   const counts = { drawn: 0, stringified: 0, queried: 0 };
   const { stringify } = JSON;
   const { querySelector } = HTMLElement.prototype;
@@ -33,7 +34,7 @@ async function append(length, events) {
     JSON.stringify = stringify;
     HTMLElement.prototype.querySelector = querySelector;
   }
-  counts.drawn = log.children.filter((node) => !before.has(node)).length;
+  counts.drawn = entriesOf(log).filter((node) => !before.has(node)).length;
   return { ...counts, widget, log };
 }
 
@@ -47,7 +48,7 @@ test("one append draws only what it adds, the same at 2,000 events as at 200", a
   const long = await append(2000, NEW_CARD);
   assert.equal(long.drawn, 2, "the person's words and the new card, nothing else");
   assert.deepEqual({ ...long, widget: 0, log: 0 }, { ...short, widget: 0, log: 0 });
-  assert.ok(long.log.children.length > 600, "the whole conversation is in the log, one node per item");
+  assert.ok(entriesOf(long.log).length > 600, "the whole conversation is in the log, one node per item");
   assert.equal(long.widget.card("new").getAttribute("data-dial-status"), "proposed");
 });
 
@@ -56,23 +57,44 @@ test("a late outcome redraws its earlier card, and only it", async () => {
   const log = widget.el.querySelector(".dial-log");
   const card = widget.card("new");
   await widget.set("transcript", [...widget.model.get("transcript"), { type: "inform", act: "inform", text: "Meanwhile…" }]);
-  const before = new Set(log.children);
+  const before = new Set(entriesOf(log));
   await widget.set("transcript", [...widget.model.get("transcript"),
     { type: "outcome", id: "new", action: "describe", status: "done", preview: "Find the outliers", result: "3 outliers" }]);
-  const drawn = log.children.filter((node) => !before.has(node));
+  const drawn = entriesOf(log).filter((node) => !before.has(node));
   assert.equal(drawn.length, 1);
   assert.equal(drawn[0], widget.card("new"));
   assert.notEqual(widget.card("new"), card);
   assert.equal(widget.card("new").getAttribute("data-dial-status"), "done");
-  assert.equal(log.children.indexOf(widget.card("new")), log.children.length - 2, "in its place, before 'Meanwhile…'");
+  const entries = entriesOf(log);
+  assert.equal(entries.indexOf(widget.card("new")), entries.length - 2, "in its place, before 'Meanwhile…'");
 });
 
 test("the whole transcript sent again (same content, new objects) redraws nothing", async () => {
   const widget = mounted(render, { transcript: longTranscript(400) });
   const log = widget.el.querySelector(".dial-log");
-  const before = [...log.children];
+  const before = entriesOf(log);
   await widget.set("transcript", structuredClone(widget.model.get("transcript")));
-  assert.deepEqual(log.children, before);
+  assert.deepEqual(entriesOf(log), before);
+});
+
+test("the log holds its entries in blocks of BLOCK, in order, whatever is added or taken away", async () => {
+  const widget = mounted(render, { transcript: longTranscript(400) });
+  const log = widget.el.querySelector(".dial-log");
+  const shape = () => log.children.map((block) => block.children.length);
+  const full = (count) => [...Array(Math.floor(count / BLOCK)).fill(BLOCK), ...(count % BLOCK ? [count % BLOCK] : [])];
+  const count = entriesOf(log).length;
+  assert.ok(count > 2 * BLOCK);
+  assert.ok(log.children.every((block) => block.className === "dial-log-block"));
+  assert.deepEqual(shape(), full(count));
+  // an item in the middle goes away (a shorter transcript): every entry after it moves up one
+  const transcript = widget.model.get("transcript");
+  await widget.set("transcript", transcript.slice(0, 30));
+  const fewer = entriesOf(log).length;
+  assert.deepEqual(shape(), full(fewer));
+  await widget.set("transcript", transcript);
+  assert.deepEqual(shape(), full(count));
+  assert.deepEqual(entriesOf(log).map((node) => node.textContent),
+    entriesOf(mounted(render, { transcript }).el.querySelector(".dial-log")).map((node) => node.textContent));
 });
 
 /** A scrolling box as the log is: scrollTop clamped to what can be scrolled. */

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { install } from "./dom-shim.mjs";
 import { mounted, text } from "./model-double.mjs";
 import { itemsOf } from "../src/items.js";
+import { entriesOf } from "../src/log.js";
 import { render } from "../src/view.js";
 
 install();
@@ -42,6 +43,6 @@ test("drawn: one card, waiting, above 'what was waiting for you is back, above'"
   assert.match(text(cards[0].querySelector("[data-dial-dry-run-rows]")), /200 → 4 rows/);
   const line = el.querySelector("[data-dial-resumed]");
   assert.match(text(line), /what was waiting for you is back, above\.$/);
-  const children = el.querySelector(".dial-log").children;
+  const children = entriesOf(el.querySelector(".dial-log"));
   assert.ok(children.indexOf(cards[0]) < children.indexOf(line), "above the line");
 });

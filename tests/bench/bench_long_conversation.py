@@ -160,7 +160,7 @@ WATCH = """(() => {  // before the page's own scripts: the time the last item is
     const tick = () => {
         const root = document.querySelector('[data-dial-root]');
         if (root && w.root === null) w.root = performance.now();
-        const last = root && root.querySelector('.dial-log')?.lastElementChild;
+        const last = root && root.querySelector('.dial-log > :last-child > :last-child');
         if (last && last.textContent.includes(w.needle)) {
             w.dom = performance.now();
             requestAnimationFrame(() => setTimeout(() => { w.painted = performance.now(); }));
@@ -203,7 +203,7 @@ OBSERVE_GROW = """() => {
             grow.dom[n] = performance.now();
             requestAnimationFrame(() => setTimeout(() => { grow.painted[n] = performance.now(); }));
         }
-    }).observe(log, {childList: true});
+    }).observe(log, {childList: true, subtree: true});  // entries go into the log's blocks
 }"""
 
 SCROLL = """async () => {

@@ -1,7 +1,13 @@
 """Benchmark of a ChatWidget session file: what saving after every event costs as a conversation
 grows, and how long a new kernel takes to carry on from it.
 
-    .venv/bin/python tests/bench/bench_session.py [--says 100] [--quick]
+    .venv/bin/python tests/bench/bench_session.py [--says 100] [--long 100 20000] [--quick]
+
+Saves append (issue 29: runtime/_session_file.py): "long" opens a generated analysis session
+(tests/long_conversation.py) of each ``--long`` size in a ChatWidget (``session=``), then adds
+one event and saves, 50 times: per save, the bytes written (the file's growth), the events
+encoded and the time (CPU and wall, median), and how many saves rewrote the file whole (the
+first one does: the file was not saved by this process).
 
 A ChatWidget with ``session=`` (in a temporary folder) and a scripted agent that answers each
 message with prose and an inform (5 events a say), plus a card accepted every tenth say. The
@@ -27,7 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from dial_notebook.domains.notes import NotesDomain  # noqa: E402
+from dial_notebook.runtime import _session_file, _snapshot_text  # noqa: E402
 from dial_notebook.widget import ChatWidget, _session  # noqa: E402
+from tests.long_conversation import long_session_file  # noqa: E402
 
 CARD = ('<dial version="0.1" actor="agent"><dial-suggest action="add-note">Add it?'
         '<dial-payload>{"text": "a note"}</dial-payload></dial-suggest></dial>')
@@ -79,12 +87,72 @@ def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000 if values else 0.0
 
 
+def long_saves(events: int, adds: int = 50) -> dict[str, float]:
+    """A saved session of ``events`` events carried on by a ChatWidget: one event added (to
+    the runtime's transcript) and saved, ``adds`` times."""
+    encoded, rewrites = [0], [0]
+    dumps, rewrite = _snapshot_text.dumps, _session_file._rewrite
+
+    def counting_dumps(value: Any) -> str:
+        encoded[0] += 1
+        return dumps(value)
+
+    def counting_rewrite(*args: Any) -> Any:
+        rewrites[0] += 1
+        return rewrite(*args)
+
+    _snapshot_text.dumps, _session_file._rewrite = counting_dumps, counting_rewrite
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            path = long_session_file(Path(folder) / "long.json", events)
+            _session_file.forget()  # a new kernel carries the session on
+            chat = ChatWidget(agent=answer, domain=NotesDomain([]), session=path)
+            chat._saver.save()  # the first save: whole
+            grown, cpu, wall, calls = [], [], [], []
+            rewrites[0] = 0
+            recorded = chat._conversation._state.events.transcript
+            for n in range(adds):  # an event the runtime records (the widget would save it
+                recorded.append({"type": "inform", "act": "inform",  # at once: not told)
+                                 "text": f"one more finding, {n}"})
+                size, encoded[0] = path.stat().st_size, 0
+                start, started = time.process_time(), time.perf_counter()
+                chat._saver.save()
+                cpu.append(time.process_time() - start)
+                wall.append(time.perf_counter() - started)
+                grown.append(path.stat().st_size - size)
+                calls.append(encoded[0])
+            file_size = path.stat().st_size
+            chat.close()
+    finally:
+        _snapshot_text.dumps, _session_file._rewrite = dumps, rewrite
+    return {"events": events, "bytes": statistics.median(grown), "encoded": max(calls),
+            "cpu_ms": median_ms(cpu), "wall_ms": median_ms(wall), "rewrites": rewrites[0],
+            "file_kb": file_size / 1024}
+
+
+def print_long(sizes: list[int]) -> None:
+    long_saves(100, 5)  # warm: imports, the user's secret
+    figures = [long_saves(size) for size in sizes]
+    for f in figures:
+        print(f"long session of {f['events']:,} events ({f['file_kb']:,.0f} KB): one event "
+              f"added, one save: {f['bytes']:.0f} B written, {f['encoded']} values encoded, "
+              f"{f['cpu_ms']:.2f} ms CPU, {f['wall_ms']:.2f} ms wall (median of 50); "
+              f"{f['rewrites']} of 50 saves rewrote the file whole")
+    if len(figures) > 1:
+        first, last = figures[0], figures[-1]
+        print(f"{last['events']:,} against {first['events']:,} events: bytes "
+              f"{last['bytes'] / first['bytes']:.2f}×, CPU {last['cpu_ms'] / first['cpu_ms']:.2f}×,"
+              f" wall {last['wall_ms'] / first['wall_ms']:.2f}×")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--says", type=int, default=100)
-    parser.add_argument("--quick", action="store_true", help="20 says")
+    parser.add_argument("--long", type=int, nargs="*", default=[100, 20_000])
+    parser.add_argument("--quick", action="store_true", help="20 says, long at 100 and 2,000")
     args = parser.parse_args()
     says = 20 if args.quick else args.says
+    print_long([100, 2_000] if args.quick else args.long)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.json"
         chat, saver = asyncio.run(conversation(path, says))

@@ -4,7 +4,8 @@ read cost the kernel, as a file grows towards the 50 MB limit.
     .venv/bin/python tests/bench/bench_trust.py [--quick]
 
 A snapshot of N events (sent / reply / inform / suggestion / outcome, with payloads) is saved
-(JSON, signed, written atomically) and read back (size and nesting bounded, every field
+whole (JSON Lines, signed, written atomically: the first save of a file; later saves append,
+tests/bench/bench_session.py) and read back (size and nesting bounded, every field
 checked, the signature verified). Printed per size: the file's size, the save, the signature
 alone, the read, and the nesting walk alone (median of 3). The secret is a fresh one in a
 temporary Jupyter data directory, never the user's.
@@ -26,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from dial_notebook.runtime import _snapshot, _trust  # noqa: E402
+from dial_notebook.runtime import _session_file, _snapshot, _trust  # noqa: E402
 
 
 def snapshot(events: int) -> dict[str, Any]:
@@ -55,6 +56,12 @@ def median(run: Any) -> float:
     return statistics.median(times)
 
 
+def _mac(body: bytes) -> Any:
+    mac = _trust.new_mac()
+    mac.update(body)
+    return mac
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small files only")
@@ -67,10 +74,11 @@ def main() -> None:
               f"{'depth s':>8}")
         for events in sizes:
             data = snapshot(events)
-            save = median(lambda data=data: _snapshot.save_snapshot(data, path))
+            save = median(lambda data=data: (_session_file.forget(),
+                                             _snapshot.save_snapshot(data, path)))
             text = path.read_text()
-            body = text[:text.index(',"signature"')] + "}"
-            sign = median(lambda body=body: _trust.signed(body))
+            body = text[:text.rindex('{"signature"')].encode()
+            sign = median(lambda body=body: _trust.signature_line(_mac(body)))
             read = median(lambda: _snapshot.read_session_file(path))
             depth = median(lambda data=data: _snapshot._depth(data))
             assert _snapshot.read_session_file(path)[1]

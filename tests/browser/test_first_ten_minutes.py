@@ -138,7 +138,7 @@ def test_words_written_while_the_agent_answers_follow_its_reply(lab):
     lab.shot("queued")
     expect(lab.card("add-cake")).to_be_visible(timeout=15000)
     expect(queued).to_have_count(0)
-    order = lab.root.locator(".dial-log > *").evaluate_all(
+    order = lab.root.locator(".dial-log > .dial-log-block > *").evaluate_all(
         "nodes => nodes.map((n) => n.textContent)")
     reply = next(i for i, t in enumerate(order) if "Sorry for the wait" in t)
     words = next(i for i, t in enumerate(order) if t.strip() == "add cake")

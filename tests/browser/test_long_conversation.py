@@ -23,6 +23,7 @@ pytestmark = pytest.mark.browser
 EVENTS = 2000
 
 LOG = "() => document.querySelector('[data-dial-root] .dial-log')"
+ENTRIES = f"() => [...({LOG})().querySelectorAll(':scope > .dial-log-block > *')]"
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +38,9 @@ def long_lab(jupyter, browser_context, transcript) -> Iterator[NotebookPage]:
     lab = open_notebook(browser_context, jupyter["base"], name)
     last = [n for n in item_needles(transcript) if n][-1]
     lab.page.wait_for_function(
-        f"(needle) => {{ const log = ({LOG})(); return log && log.lastElementChild"
-        " && log.lastElementChild.textContent.includes(needle); }", arg=last, timeout=120000)
+        f"(needle) => {{ const log = ({LOG})(); const last = log && log.querySelector("
+        "':scope > :last-child > :last-child'); return last && last.textContent.includes(needle);"
+        " }", arg=last, timeout=120000)
     lab.name = name  # type: ignore[attr-defined]
     yield lab
     lab.page.close()
@@ -46,9 +48,20 @@ def long_lab(jupyter, browser_context, transcript) -> Iterator[NotebookPage]:
 
 def test_the_log_has_one_node_per_item(long_lab, transcript):
     items = len(item_needles(transcript))
-    count = long_lab.page.evaluate(f"() => ({LOG})().children.length")
+    count = long_lab.page.evaluate(f"() => ({ENTRIES})().length")
     assert items > EVENTS // 3  # the conversation is long: cards, prose, tables, charts
     assert count == items
+
+
+def test_the_log_holds_its_entries_in_blocks_of_fifty(long_lab):
+    """What a frame costs stays flat: the log's children are blocks (a browser skips a block
+    off screen whole), each of 50 entries but the last."""
+    sizes = long_lab.page.evaluate(
+        f"() => [...({LOG})().children].map((b) => [b.className, b.children.length])")
+    assert len(sizes) > 10
+    assert {name for name, _ in sizes} == {"dial-log-block"}
+    assert [n for _, n in sizes[:-1]] == [50] * (len(sizes) - 1)
+    assert 1 <= sizes[-1][1] <= 50
 
 
 def test_every_item_can_be_found_in_the_page(long_lab, transcript):

@@ -5,10 +5,14 @@ accepting the card runs it once."""
 from __future__ import annotations
 
 import json
+import os
 import time
+from unittest import mock
 
 import pytest
 from playwright.sync_api import expect
+
+from dial_notebook.runtime import load_snapshot, read_session_file
 
 from ._harness import open_notebook, write_notebook
 
@@ -29,7 +33,7 @@ def card_saved_then_kernel_restarted(lab, session) -> None:
     expect(lab.card("add-bread")).to_have_attribute("data-dial-status", "pending")
     deadline = time.monotonic() + 10
     while True:
-        saved = json.loads(session.read_text()) if session.exists() else {}
+        saved = load_snapshot(session) if session.exists() else {}
         if (saved.get("pending") or {}).get("value", {}).get("id") == "add-bread":
             break
         assert time.monotonic() < deadline, "the waiting card was never saved"
@@ -93,8 +97,7 @@ def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
     lab = open_notebook(browser_context, jupyter["base"], name, app="lab")
     try:
         card_saved_then_kernel_restarted(lab, session)
-        saved = json.loads(session.read_text())
-        saved.pop("signature")
+        saved = load_snapshot(session)
         session.write_text(json.dumps(saved))  # someone else's copy: not signed by this user
         run_all_once_idle(lab)
         expect(lab.root.locator("[data-dial-read-only]")).to_contain_text(
@@ -132,7 +135,9 @@ def test_a_file_you_did_not_make_opens_read_only_until_trust_this_file(jupyter,
         card.locator("[data-dial-action=accept]").click(timeout=10000)
         expect(card).to_have_attribute("data-dial-status", "done", timeout=10000)
         assert lab.kernel_value("[n['text'] for n in domain.notes].count('bread')") == "1"
-        assert "signature" in json.loads(session.read_text())  # signed by this user again
+        server = {"JUPYTER_DATA_DIR": str(jupyter["root"].parent / "data")}  # (_harness.py)
+        with mock.patch.dict(os.environ, server):
+            assert read_session_file(session)[1]  # signed by this user again (the server's)
         lab.shot("session-trusted")
     finally:
         lab.page.close()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dial_notebook.runtime import SnapshotError, load_snapshot
+
 from ._kernels import KERNELS, Kernel, started_kernel
 
 pytestmark = pytest.mark.kernel
@@ -36,9 +38,11 @@ chat
 
 
 def saved(path: Path) -> dict:
+    """The session file's snapshot as last saved (read as the package reads it: JSON Lines,
+    an unfinished save at its end not read), or {} while there is none."""
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+        return load_snapshot(path)
+    except SnapshotError:
         return {}
 
 

@@ -437,7 +437,10 @@ async def test_a_tampered_snapshot_is_refused_naming_what_is_wrong(change, messa
 async def test_a_truncated_or_missing_file_is_a_clear_error(tmp_path):
     path = save_snapshot(await _pending_snapshot(), tmp_path / "s.json")
     text = path.read_text()
-    path.write_text(text[: len(text) // 2])
+    path.write_text(text[: len(text) // 2])  # (a save is whole or appended: never cut so)
+    with pytest.raises(SnapshotError, match=r"s\.json: holds no finished save"):
+        load_snapshot(path)
+    path.write_text(text[: text.index("\n") // 2])
     with pytest.raises(SnapshotError, match=r"s\.json: not JSON"):
         load_snapshot(path)
     with pytest.raises(SnapshotError, match="no such file"):

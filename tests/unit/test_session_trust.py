@@ -82,8 +82,7 @@ async def saved_with_a_card(path: Path) -> None:
 def hostile(path: Path) -> None:
     """The finding: rule r7 (notebook scope, accepts anything) added to the file and the saved
     reply made to propose two add-notes."""
-    data = json.loads(path.read_text())
-    data.pop("signature", None)
+    data = load_snapshot(path)  # written back as one JSON object, unsigned
     data["surface"]["rules"] = [R7]
     data["say"]["reply"]["text"] = TWO
     path.write_text(json.dumps(data))
@@ -95,16 +94,18 @@ def test_a_saved_file_is_signed_by_this_user_and_read_back_trusted(tmp_path):
     path = save_snapshot({"format": "dial-notebook/conversation", "version": 1,
                           "transcript": []}, tmp_path / "s.json")
     text = path.read_text()
-    assert text.endswith('"}') and ',"signature":"sha256:' in text
+    assert text.startswith('{"format":"dial-notebook/session-lines","version":1}\n')
+    assert text.endswith('"}\n') and '\n{"signature":"sha256:' in text
     snapshot, trusted = read_session_file(path)
     assert trusted and "signature" not in snapshot
     assert load_snapshot(path) == snapshot
 
 
 @pytest.mark.parametrize("change", [
-    lambda text: text.replace('"transcript":[]', '"transcript":[] '),
-    lambda text: text.replace('"version":1', '"version":1,"context":{"x":1}'),
-    lambda text: text[:text.index(',"signature"')] + "}",  # the signature taken off
+    lambda text: text.replace('"events":0', '"events":0 '),
+    lambda text: text.replace('conversation","version":1',
+                              'conversation","version":1,"context":{"x":1}'),
+    lambda text: text[:text.index('{"signature"')],  # the signature taken off
     lambda text: text.replace('"signature":"sha256:', '"signature":"md5:'),
 ])
 def test_a_file_changed_in_any_way_is_not_trusted(tmp_path, change):

@@ -1,6 +1,7 @@
-"""A session file saved again and again encodes only the events told since the last save of that
-file (``runtime._snapshot_text``), and is the same file, byte for byte, as encoding it whole
-(issue 29: a long conversation's saves; counted, not timed)."""
+"""The text of a session file (``runtime._snapshot_text``): JSON Lines, one record a line, every
+value on one line whatever it holds; a snapshot split into its state, transcript and entries
+and joined back is the same snapshot (issue 29: a save appends what was added; the counting of
+what a save encodes is in test_session_append.py)."""
 
 from __future__ import annotations
 
@@ -8,49 +9,42 @@ import json
 from datetime import date
 from typing import Any
 
-import pytest
-
-from dial_notebook.runtime import _snapshot_text, read_session_file, save_snapshot
-from dial_notebook.runtime._snapshot_text import snapshot_json
-
-
-def whole(snapshot: dict[str, Any]) -> str:
-    return json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), default=str)
+from dial_notebook.runtime import read_session_file, save_snapshot
+from dial_notebook.runtime._snapshot_text import (
+    HEADER,
+    entry_line,
+    event_line,
+    join_snapshot,
+    split_snapshot,
+    state_line,
+)
 
 
 def events(count: int, start: int = 0) -> list[dict[str, Any]]:
-    return [{"type": "inform", "text": f"finding {n} — «ünïcode» \u2028", "act": "inform",
+    return [{"type": "inform", "text": f"finding {n} — «ünïcode» \u2028\n\r", "act": "inform",
              "payload": {"when": date(2026, 12, 2), "rows": [n, n + 0.5, None, True]}}
             for n in range(start, start + count)]
 
 
-def test_each_save_is_the_whole_encoding_as_the_transcript_grows_and_changes():
-    transcript = events(50)
-    snapshot = {"format": "dial-conversation", "version": 1, "transcript": transcript,
-                "owed": {"outcomes": [], "words": ["dial-transcript-x"]}, "say": None}
-    assert snapshot_json(snapshot, "f") == whole(snapshot)
-    transcript.extend(events(3, 50))
-    assert snapshot_json(snapshot, "f") == whole(snapshot)
-    transcript[10] = {"type": "inform", "text": "another event in its place"}
-    assert snapshot_json(snapshot, "f") == whole(snapshot)
-    other = {**snapshot, "transcript": events(5, 900)}  # a list of its own
-    assert snapshot_json(other, "f") == whole(other)
-    assert snapshot_json({"transcript": []}, "f") == whole({"transcript": []})
+def test_every_record_is_one_line_whatever_its_text_holds():
+    lines = [HEADER, *map(event_line, events(3)), entry_line([1, {"type": "person",
+                                                                  "text": "a\nb"}]),
+             state_line({"format": "f", "say": {"text": "x\n"}}, 3, 1)]
+    assert all(line.endswith("\n") and line.count("\n") == 1 for line in lines)
+    first = json.loads(lines[1])["event"]
+    assert first["payload"]["when"] == "2026-12-02"  # what JSON cannot write: its text
+    assert json.loads(lines[-1]) == {"state": {"format": "f", "say": {"text": "x\n"}},
+                                     "events": 3, "entries": 1}
 
 
-def test_one_event_more_is_one_event_encoded_at_5000_events(monkeypatch: pytest.MonkeyPatch):
-    transcript = events(5_000)
-    snapshot = {"format": "dial-conversation", "transcript": transcript}
-    snapshot_json(snapshot, "g")
-    encoded: list[Any] = []
-    real = _snapshot_text._dumps
-    monkeypatch.setattr(_snapshot_text, "_dumps", lambda value: encoded.append(value) or
-                        real(value))
-    transcript.append({"type": "reply", "turn": 7, "text": "one more"})
-    text = snapshot_json(snapshot, "g")
-    assert text == whole(snapshot)
-    events_encoded = [v for v in encoded if isinstance(v, dict) and "transcript" not in v]
-    assert events_encoded == [{"type": "reply", "turn": 7, "text": "one more"}]
+def test_a_snapshot_split_and_joined_is_the_same():
+    for snapshot in ({"format": "f", "transcript": events(2), "surface": {"entries": [],
+                                                                          "rules": []}},
+                     {"format": "f", "transcript": "not a list", "surface": "nor this"},
+                     {"format": "f"}):
+        state, transcript, entries = split_snapshot(snapshot)
+        assert "transcript" not in state or transcript is None
+        assert join_snapshot(state, transcript, entries) == snapshot
 
 
 def test_a_file_saved_twice_reads_back_signed(tmp_path):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dial_notebook import NotesDomain, Rules
-from dial_notebook.runtime import SnapshotError
+from dial_notebook.runtime import SnapshotError, load_snapshot
 from dial_notebook.widget import ChatWidget, _session
 from dial_notebook.widget._rules import NOTEBOOK_RULES
 
@@ -183,7 +183,7 @@ async def test_rules_are_kept_in_the_session_file_and_come_back_in_a_new_kernel(
     kept = chat.allow("add-note", TEXT)
     shared = chat.allow("add-note", {"required": ["text"]}, scope="notebook")
     chat.save()
-    saved = json.loads((tmp_path / ".dial" / "eda.json").read_text())
+    saved = load_snapshot(tmp_path / ".dial" / "eda.json")
     assert [r["id"] for r in saved["surface"]["rules"]] == [kept.id, shared.id]
     chat.close()
     monkeypatch.setattr(_session, "_LIVE", {})  # a new kernel: no widget, no rule in memory
@@ -205,9 +205,9 @@ async def test_a_session_file_with_a_broken_rule_is_refused_and_left_as_it_is(tm
     chat.close()
     monkeypatch.setattr(_session, "_LIVE", {})  # a new kernel
     path = tmp_path / ".dial" / "eda.json"
-    data = json.loads(path.read_text())
+    data = load_snapshot(path)
     data["surface"]["rules"][0]["schema"] = {"type": 7}
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(data))  # as one JSON object (the form saved before issue 29)
     before = path.read_text()
     with pytest.raises(SnapshotError, match=r"surface.rules: rule r\d+: invalid schema"):
         widget([], session="eda", rules=None)
