@@ -29,6 +29,8 @@ from typing import Any, ClassVar
 from ..dial import Inform
 from . import _saved
 from ._demo_base import Arg, Brain, Elements, Then, ack
+from ._demo_columns import rows_said as _rows
+from ._demo_columns import text_values, type_of
 from ._reachable import undo_hint
 
 _OPS = (  # longest first: "is not" before "is"
@@ -135,12 +137,13 @@ class FramesBrain(Brain):
             pass
         else:
             return int(number) if number.is_integer() and "." not in said else number
-        data = self._frames()[frame][column]
-        if data.dtype.kind in "OSUT" or str(data.dtype) in ("str", "string", "category"):
-            for value in data.dropna().unique()[:1000]:
-                if str(value).lower() == said.lower():
-                    return str(value)
+        for value in self._texts(frame, column):
+            if str(value).lower() == said.lower():
+                return str(value)
         return said
+
+    def _texts(self, frame: str, column: str) -> list[Any]:
+        return text_values(self.domain, frame, column, self._frames()[frame][column])
 
     def _ask_column(self, frame: str, said: str, then: Then) -> Elements:
         options = [(c, c) for c in self._columns(frame)]
@@ -225,7 +228,8 @@ class FramesBrain(Brain):
                                                               (frame, low, said)))
             y, x = self._column(frame, y), self._column(frame, x)
             kind = "bar" if "bar" in low else "line" if "line" in low else "scatter"
-            if kind == "scatter" and "date" in str(self._frames()[frame][x].dtype).lower():
+            over = type_of(self._frames()[frame][x]).lower()
+            if kind == "scatter" and ("date" in over or "timestamp" in over):
                 kind = "line"
             spec = {"frame": frame, "kind": kind, "x": x, "y": y}
             if "vega" in low:  # "… as vega-lite": a spec the widget draws
@@ -376,7 +380,3 @@ class FramesBrain(Brain):
             return [Inform(text=f"I can't compute that column: {outcome.get('hint')}. Column "
                                 "arithmetic only, e.g. price * units.")]
         return super().on_invalid(outcome)
-
-
-def _rows(count: Any) -> str:
-    return f"{count} row" + ("" if count == 1 else "s")

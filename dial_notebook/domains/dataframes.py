@@ -64,7 +64,7 @@ from . import _frames_changes as change
 from . import _pandas_code
 from ._charts import chart, not_drawn, vegalite_spec
 from ._errors import ActionError
-from ._frames import Revisions, describe_frame, require_pandas, table
+from ._frames import Revisions, describe_frame, frame_version, require_pandas, table
 from ._frames_checks import check_payload, frame_named
 from ._frames_previews import (
     preview_add,
@@ -152,6 +152,20 @@ class DataFramesDomain(SchemaDomain):
             lines.append(f"+{len(frames) - 10} more frames")
         body = "\n".join(_escape(line) for line in lines)
         return f'<context frames="{len(frames)}">\n{body}\n</context>'
+
+    def version(self, action: str, payload: Any) -> dict[str, str] | None:
+        """What a proposal works on, a token per frame it names (``frame``, ``into``): another
+        token once a name is bound to another frame or the frame is changed in place (see
+        ``frame_version``), so a card made before is checked again before it runs.
+
+            >>> import pandas as pd
+            >>> frames = DataFramesDomain({"df": pd.DataFrame({"a": [1]})})
+            >>> list(frames.version("sort", {"frame": "df", "by": ["a"]}))
+            ['df']
+        """
+        names = [payload.get(k) for k in ("frame", "into")] if isinstance(payload, dict) else []
+        return {name: frame_version(self.namespace, name, self._revisions.latest(name))
+                for name in dict.fromkeys(names) if isinstance(name, str)} or None
 
     # Checks made before the person sees a suggestion (and again before it runs): _frames_checks
 

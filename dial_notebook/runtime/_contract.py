@@ -90,6 +90,7 @@ class SuggestionEvent(TypedDict):
     dry_run: NotRequired[dict[str, Any]]
     allowable: NotRequired[bool]
     rule: NotRequired[str]
+    stale: NotRequired[dict[str, Any]]
 
 
 class OutcomeEvent(TypedDict):

@@ -13,6 +13,8 @@
                          the third refusal ───────────────▶ invalid
             dismiss ──────────────────────────────────────▶ dismissed
             say     ─▶ this and the reply's remaining ────▶ superseded; the words go next
+            accept / edit of what changed since it was proposed (_stale.py) ─▶ not run:
+                       worked out again and shown again (stale), or refused as an edit is
        a run past run_timeout ────────────────────────────▶ failed (code 'timeout')
        interrupted (human raised, task cancelled) ────────▶ superseded, or — while it runs —
                                                             the run's real end (_work.py)
@@ -28,19 +30,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..dial import Declare, Payload, Suggest
+from ..dial import Declare, Suggest
 from ._budget import EDIT_SECONDS, Budget, spending
 from ._feedback import merged, read_feedback
 from ._outcomes import ended, failure, returned, timed_out
+from ._payloads import has_payload as has_payload
+from ._payloads import payload_of
 from ._ports import ActionSpec
 from ._review import DoneRun, dry_run, remember_done
 from ._rules import eligible
 from ._run_gate import Approval, by_domain, by_person, by_rule, start_action
+from ._stale import MAX_STALE, Rechecked, card_event, read_version, recheck, too_stale
 from ._state import Reply
 from ._values import Suggestion
 from ._work import TimedOut, on_end, until_done
@@ -50,42 +54,6 @@ MAX_EDIT_ATTEMPTS = 3
 
 _DECISIONS = ("{'accept': True}, {'dismiss': True}, {'edit': payload} or {'say': text} (an "
               "accept, edit or dismiss may add 'comments', a dismiss a 'reason')")
-
-
-def has_payload(suggest: Suggest) -> bool:
-    """Whether the suggest carries its own payload (an empty ``<dial-payload/>`` is none)."""
-    return suggest.payload is not None and bool(suggest.payload.raw.strip())
-
-
-def payload_of(suggest: Suggest, declare: Declare | None) -> tuple[Any, str | None]:
-    """(payload, why it cannot be read, or None): the suggest's own, else its declare's.
-
-    A declare's JSON may be its ``<dial-payload>`` or its text; text that is not JSON, like
-    no payload at all, is read as ``{}``.
-    """
-    if has_payload(suggest):
-        return _value(suggest.payload)
-    if declare is None:
-        return {}, None
-    if declare.payload is not None and declare.payload.raw.strip():
-        return _value(declare.payload)
-    return _declare_text(declare), None
-
-
-def _value(payload: Payload) -> tuple[Any, str | None]:
-    if payload.error is not None:
-        return None, payload.error
-    return payload.value, None
-
-
-def _declare_text(declare: Declare) -> Any:
-    text = declare.text.strip()
-    if not text:
-        return {}
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return {}
 
 
 def read_decision(decision: Any) -> tuple[str, Any]:
@@ -140,6 +108,7 @@ _PROPOSED: Any = object()  # person_decides: what runs as proposed is the propos
 async def person_decides(
     reply: Reply, proposal: Any, check: Callable[[Any], Awaitable[EditCheck]],
     runs: Any = _PROPOSED,
+    stale: Callable[[Any, Any], Awaitable[Rechecked | None]] | None = None,
 ) -> Decided:
     """Put ``proposal`` to the person until they decide; the one loop of accept / edit /
     dismiss / say that suggestions and execute blocks share.
@@ -147,14 +116,17 @@ async def person_decides(
     An accept of what was proposed runs it (``runs``: what that is, when not the proposal's
     payload — an execute block's steps); an edit (or an accept of a payload shown back after
     a refused edit) goes through ``check``; a refusal is shown back as ``issue`` and the
-    third one ends ``invalid``. Only here does a person's decision become a record the run
-    gate accepts (_run_gate.py).
+    third one ends ``invalid``. ``stale(card, payload)``: before an accept or an edit runs,
+    the card worked out again when what it works on changed since (_stale.py), shown again
+    instead of running. Only here does a person's decision become a record the run gate
+    accepts (_run_gate.py).
     """
     if runs is _PROPOSED:
         runs = proposal.payload
     state = reply.state
     # a restored conversation takes up the card as the person last saw it (_resume.py)
     shown, refused = state.resumed.pop(proposal.id, (proposal, 0))
+    current, found_stale = proposal, 0  # current: the proposal as last worked out
     feedback: dict[str, Any] = {}
     while True:
         state.pending = shown
@@ -170,7 +142,22 @@ async def person_decides(
         if kind == "say":
             reply.said = value
             return Decided("superseded")
-        if kind == "accept" and shown is proposal:
+        if stale is not None:  # what it works on changed since: worked out again, not run
+            with spending(Budget(EDIT_SECONDS)):
+                again = await stale(shown, shown.payload if kind == "accept" else value)
+            if again is not None:
+                found_stale += 1
+                refused += again.issue is not None
+                if refused >= MAX_EDIT_ATTEMPTS or found_stale >= MAX_STALE:
+                    issue = again.issue if refused >= MAX_EDIT_ATTEMPTS else too_stale()
+                    return Decided("invalid", issue=issue, feedback=feedback)
+                if again.issue is not None:
+                    shown = dataclasses.replace(again.card, edits_left=MAX_EDIT_ATTEMPTS - refused)
+                    continue
+                current = again.card if kind == "accept" and shown is current else current
+                shown = again.card
+                continue
+        if kind == "accept" and shown is current:
             rule = decision.get("rule")
             return Decided("run", as_proposed=True, payload=runs, feedback=feedback,
                            rule=rule if isinstance(rule, str) else None,
@@ -244,6 +231,8 @@ class _Life:
         self.started = False
         #: The action changes something (its done run may be undone).
         self.mutates = False
+        #: A rule may be made from its card.
+        self.allowable = False
 
     def settle(self, status: str, **fields: Any) -> None:
         self.reply.settle(self.sid, self.action, status, self.preview or "", **fields)
@@ -255,6 +244,7 @@ class _Life:
             self.settle("invalid", **_unknown(self.action))
             return
         self.mutates = spec.mutates and not spec.handoff
+        self.allowable = eligible(spec) and self.state.rules is not None
         payload, unreadable = payload_of(self.suggest, self.declare)
         if self.reply.moved_on:
             self.preview = await domain.preview(self.action, payload)
@@ -264,6 +254,8 @@ class _Life:
             self.settle("invalid", code="invalid-json",
                         hint=f"The payload could not be read: {unreadable}")
             return
+        # what it works on, as validated and worked out now (read first: never newer)
+        version = await read_version(domain, self.action, payload) if self.mutates else None
         check = await domain.validate(self.action, payload)
         if not check.ok:
             self.settle("invalid", **check.issue())
@@ -279,28 +271,38 @@ class _Life:
         suggestion = Suggestion(
             id=self.sid, action=self.action, text=self.suggest.text, payload=payload,
             preview=self.preview, destructive=spec.destructive, dry_run=effect,
+            version=version,
         )
-        event = {"type": "suggestion", **suggestion.to_dict(), "mutates": spec.mutates}
-        event.pop("dry_run", None)  # kept last, where surfaces have always found it
-        if by_a_rule is not None:  # the person said to always allow proposals like this one
-            event["rule"] = by_a_rule.rule
-        elif eligible(spec) and self.state.rules is not None:
-            event["allowable"] = True  # a rule may be made from this card
-        if effect is not None:
-            event["dry_run"] = effect
-        self.state.events.emit(event)
+        # with the rule, when the person said to always allow proposals like this one
+        self.state.events.emit(card_event(
+            suggestion, mutates=spec.mutates, rule=by_a_rule.rule if by_a_rule else None,
+            allowable=self.allowable))
         if by_a_rule is not None:
-            self.state.rules.fired(by_a_rule.rule)
-            await self._run(by_a_rule, rule=by_a_rule.rule)
-            return
+            again = await self._stale(suggestion, payload) if self.mutates else None
+            if again is None:  # as the rule's check saw it: it runs
+                self.state.rules.fired(by_a_rule.rule)
+                await self._run(by_a_rule, rule=by_a_rule.rule)
+                return
+            if again.issue is not None:
+                self.settle("invalid", **again.issue)
+                return
+            suggestion = again.card  # changed since the rule's check: the person decides
         await self._decide_or_run(spec, suggestion)
+
+    async def _stale(self, card: Suggestion, payload: Any) -> Rechecked | None:
+        """The card worked out again when what it works on changed since (_stale.py)."""
+        again = await recheck(self.state, card, payload, allowable=self.allowable)
+        if again is not None and again.issue is None:
+            self.preview = again.card.preview
+        return again
 
     async def _decide_or_run(self, spec: ActionSpec, suggestion: Suggestion) -> None:
         unasked = by_domain(self.state, self.sid, self.action, suggestion.payload)
         if unasked is not None:  # read-only or hand-off: the domain says it runs unasked
             await self._run(unasked, status="handed-off" if spec.handoff else "done")
             return
-        decided = await person_decides(self.reply, suggestion, self._check_edit)
+        decided = await person_decides(self.reply, suggestion, self._check_edit,
+                                       stale=self._stale if self.mutates else None)
         feedback = dict(decided.feedback)
         if decided.verdict == "run" and decided.approval is not None:
             rule = decided.rule

@@ -25,7 +25,10 @@ class Suggestion:
     edit was refused: a dict with ``code`` / ``field`` / ``hint`` (those the domain gave) and
     ``errors`` when the domain itemised them. ``dry_run`` is what the domain says it would do
     (``{'ok': True, 'summary', 'effect', …}`` or ``{'ok': False, 'error'}``), the same as on
-    its 'suggestion' event, when the domain has a dry run for it.
+    its 'suggestion' event, when the domain has a dry run for it. ``version`` is the domain's
+    version of what the payload works on when it was worked out (_stale.py: kept for the
+    check before it runs and in a snapshot, never on the event); ``stale`` why it was worked
+    out again (``{'why', 'changed'?}``), on the card shown again.
 
         >>> Suggestion(id="sg-1", action="add-note", payload={"text": "milk"}).to_dict()["id"]
         'sg-1'
@@ -42,10 +45,14 @@ class Suggestion:
     edits_left: int | None = None
     #: What it would do, as the domain's dry run says (None: no dry run; _review.py).
     dry_run: dict[str, Any] | None = None
+    #: The domain's version of what it works on, when worked out (None: not tracked).
+    version: Any = None
+    #: Why it was worked out again: what it works on changed since it was proposed.
+    stale: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The suggestion as a JSON-able dict (``issue`` and ``edits_left`` only after a
-        refused edit, ``dry_run`` when there is one)."""
+        refused edit, ``dry_run``, ``version`` and ``stale`` when there are)."""
         data = {
             "id": self.id, "action": self.action, "text": self.text, "payload": self.payload,
             "preview": self.preview, "destructive": self.destructive,
@@ -56,6 +63,10 @@ class Suggestion:
             data["edits_left"] = self.edits_left
         if self.dry_run is not None:
             data["dry_run"] = dict(self.dry_run)
+        if self.version is not None:
+            data["version"] = self.version
+        if isinstance(self.stale, dict):
+            data["stale"] = dict(self.stale)
         return data
 
 

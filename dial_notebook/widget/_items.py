@@ -167,9 +167,11 @@ class Reader:
 
     def suggestion(self, index: int, event: Mapping[str, Any]) -> None:
         # after a restart the waiting card is offered again (its dry run made anew): it is
-        # the card above "what was waiting for you is back, above", shown once, as now
+        # the card above "what was waiting for you is back, above", shown once, as now; so is
+        # a card checked again before it ran (``stale``: what it was made against changed)
         earlier = self.cards.get(str(event.get("id")))
-        if (earlier is not None and earlier.index < self.resumed_at and earlier.outcome is None
+        if (earlier is not None and (earlier.index < self.resumed_at or event.get("stale"))
+                and earlier.outcome is None
                 and not earlier.steps and earlier.event.get("kind") == event.get("kind")):
             earlier.event = event
             self.touched.append(earlier)

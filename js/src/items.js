@@ -88,10 +88,10 @@ export function itemsOf(transcript, pending) {
         break;
       }
       case "suggestion": {
-        // after a restart the runtime offers the waiting card again (its dry run made anew):
-        // it is the card above "what was waiting for you is back, above", shown once, as now
+        // the waiting card offered again — after a restart (above "what was waiting for you is
+        // back"), or checked again before it ran (`stale`) — is the same card, shown as now
         const earlier = cards.get(String(event.id));
-        if (earlier && earlier.index < resumedAt && !earlier.outcome && !earlier.steps.size
+        if (earlier && (earlier.index < resumedAt || event.stale) && !earlier.outcome && !earlier.steps.size
           && earlier.event.kind === event.kind) {
           earlier.event = event;
           break;

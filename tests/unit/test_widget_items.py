@@ -55,6 +55,20 @@ def test_an_undo_that_failed_is_on_its_card_and_in_the_copy_where_it_happened():
     assert "Undo of nobody did not happen: no such card" in html
 
 
+def test_a_card_checked_again_before_it_ran_is_one_card_shown_as_now():
+    """A card whose frame changed since it was proposed is sent again (``stale``): the
+    widget (js/src/items.js) and the static copy show it once, with its new dry run."""
+    card = {"type": "suggestion", "id": "k", "action": "sort", "payload": {"frame": "sales"},
+            "preview": "Sort sales", "dry_run": {"summary": "200 rows"}}
+    again = {**card, "dry_run": {"summary": "150 rows"},
+             "stale": {"why": "sales changed since this was proposed", "changed": ["sales"]}}
+    entries = [card, {"type": "person", "text": "meanwhile"}, again]
+    items = transcript_items(entries, {})
+    assert [item.kind for item in items] == ["suggestion", "person"]
+    assert items[0].event is again  # as it is now: its new dry run, the notice
+    assert conversation_html(entries).count("Sort sales") == 1
+
+
 def test_every_outcome_status_and_every_card_status_has_a_label():
     card_statuses = {"pending", "proposed", "confirmed", "running"}
     assert set(STATUSES) | card_statuses <= set(STATUS_LABEL)
