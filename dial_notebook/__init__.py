@@ -12,6 +12,7 @@ import importlib as _importlib
 from typing import Any as _Any
 
 from . import _surface
+from ._progress import report_progress
 from ._version import __version__
 from .dial import (
     Acknowledge,
@@ -48,8 +49,8 @@ _LAZY = {
     **dict.fromkeys(("ChatWidget", "Playground", "Replay", "UntrustedSessionError"), ".widget"),
     **dict.fromkeys(("AgentError", "AnthropicAgent", "DemoAgent", "OpenAIAgent",
                      "SchemaDemoAgent", "ScriptedAgent", "system_prompt"), ".agents"),
-    **dict.fromkeys(("ActionError", "DataFramesDomain", "NotesDomain", "Rule", "Rules",
-                     "SchemaDomain", "load_sales"), ".domains"),
+    **dict.fromkeys(("ActionError", "DataFramesDomain", "McpDomain", "NotesDomain", "Rule",
+                     "Rules", "SchemaDomain", "TablesDomain", "load_sales"), ".domains"),
     **dict.fromkeys(("Comparison", "Report", "Scenario", "compare", "evaluate",
                      "evaluate_sync", "load_scenarios"), ".evaluation"),
     **dict.fromkeys(("Answer", "ConsoleProvider", "Question", "ScriptedProvider",
@@ -116,6 +117,7 @@ __all__ = [
     "Execute",
     "Finding",
     "Inform",
+    "McpDomain",
     "NotesDomain",
     "OpenAIAgent",
     "Option",
@@ -139,6 +141,7 @@ __all__ = [
     "StepError",
     "Suggest",
     "Suggestion",
+    "TablesDomain",
     "UntrustedSessionError",
     "UserInteractionError",
     "__version__",
@@ -156,6 +159,7 @@ __all__ = [
     "parse_all",
     "policy_human",
     "python_executor",
+    "report_progress",
     "scripted_human",
     "shell_executor",
     "system_prompt",

@@ -37,6 +37,7 @@ domain back to it (the domain's own state is the domain's to save):
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from ..dial import Element, Envelope, Inform, to_xml
@@ -77,13 +78,32 @@ class DemoAgent:
 
     Args:
         domain: the domain the conversation acts on (the demo reads its state to answer).
+        values: for a schema domain (an ``McpDomain`` too), field values put in every payload
+            whose schema has that field — what a model would take from your words or the
+            domain's context, e.g. ``{"repo_path": "/path/to/repo"}`` for a git server.
 
     ``send`` is synchronous and fast; the runtime runs it like any agent.
+
+        >>> from dial_notebook.domains import SchemaDomain
+        >>> git = SchemaDomain("git")
+        >>> @git.action(schema={"type": "object", "required": ["repo", "files"], "properties": {
+        ...     "repo": {"type": "string"},
+        ...     "files": {"type": "array", "items": {"type": "string"}, "minItems": 1}}})
+        ... def add(payload):
+        ...     return payload
+        >>> 'payload type="application/json">{"repo": "/src", "files": ["notes.txt"]}' in (
+        ...     DemoAgent(git, values={"repo": "/src"}).send("add notes.txt"))
+        True
     """
 
-    def __init__(self, domain: Any) -> None:
+    def __init__(self, domain: Any, *, values: Mapping[str, Any] | None = None) -> None:
         self.domain = domain
         self.brain = self._brain(domain)
+        if values:
+            if not isinstance(self.brain, SchemaBrain):
+                raise TypeError(f"values= fills schema payloads; the {self.brain.kind} demo "
+                                "makes its own")
+            self.brain.values = {str(k): v for k, v in values.items()}
         # a send changes the brain on the runtime's worker thread: a snapshot taken meanwhile
         # is the state from before that send (``_before``)
         self._lock = threading.Lock()

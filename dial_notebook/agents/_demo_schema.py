@@ -13,6 +13,11 @@ What it understands (case and punctuation do not matter):
                                           is a question): a valid payload from its schema
     add todo: buy milk                    the same, the words in its first text field
     add-todo {"title": "x"}               exactly that payload (the domain judges it)
+    commit with message 'Add notes'       quoted text in the field the words before it name,
+    add notes.txt · status of /tmp/repo   else the first free-text field; file-like words in
+                                          the field named for files (then paths, folders);
+                                          ``values`` (fixed field values) in every payload
+                                          with such a field (``_demo_schema_fields.py``)
     invalid add-todo · break add-todo     a payload broken on purpose (the next way each time:
     invalid add-todo typo                 typo, missing, type, enum, format, short, long, low,
                                           high, pattern, const, few, many, extra — or the way
@@ -59,6 +64,7 @@ from typing import Any, ClassVar
 
 from ..dial import Element, Inform
 from ._demo_base import Arg, Elements, Then
+from ._demo_schema_fields import Said, fields_from, fixes, read_request
 from ._demo_schema_outcomes import SchemaOutcomes
 from ._demo_schema_words import (
     domain_said,
@@ -89,7 +95,13 @@ class SchemaBrain(SchemaOutcomes):
     kind = "schema"
     continuations: ClassVar[dict[str, tuple[Arg, ...]]] = {
         "_chosen_request": ((str, type(None)), (str, type(None))),
-        "_chosen_broken": ((str, type(None)),)}
+        "_chosen_broken": ((str, type(None)),),
+        "_chosen_words": (str,)}
+
+    def __init__(self, domain: Any, values: Mapping[str, Any] | None = None) -> None:
+        super().__init__(domain)
+        #: Field values put in every payload whose schema has that field (``values=``).
+        self.values: dict[str, Any] = dict(values or {})
 
     # -- the domain -----------------------------------------------------------------------
 
@@ -135,13 +147,15 @@ class SchemaBrain(SchemaOutcomes):
             f"• {first} (or words from it: {words}) — a valid payload made from its schema",
         ]
         texty = [(a["name"], self.maker.text_field(a["name"])) for a in actions]
-        texty = [(name, key) for name, key in texty if key]
+        texty = [(name, key) for name, key in texty if key and key not in self.values]
         if texty:
             name, key = next(((n, k) for n, k in texty if n == first), texty[0])
             lines.append(f"• {' '.join(re.split(r'[-_.:]+', name))}: some text — the same, "
                          f"with your text as its {key}")
         lines += [
             f'• {first} {{"…": "…"}} — exactly the payload you write',
+            "• words in quotes ('like this') go to the field named just before them, file "
+            "names and paths to a field for files",
             f"• invalid {first} (or: break {first}) — a payload broken on purpose, to see the "
             "domain refuse it before you see a card",
             "• all — one valid proposal of each action · invalid all — a broken one of each",
@@ -166,12 +180,60 @@ class SchemaBrain(SchemaOutcomes):
         if plain.lower() in _ALL and not names_an_action:
             return self._all()
         head, payload_text, free = split_request(text)
-        found = self._match(head)
+        said = None if payload_text is not None else read_request(text)
+        found = self._match(said[0].head if said else head)
         if not found:
             return self.help("I didn't catch that.")
         if len(found) > 1:
-            return [self._which(found, Then("_chosen_request", (payload_text, free)))]
+            then = (Then("_chosen_words", (text,)) if said and (said[0] or self.values)
+                    else Then("_chosen_request", (payload_text, free)))
+            return [self._which(found, then)]
+        if said and (said[0] or self._fixes(found[0])):
+            return self._from_words(found[0], *said)
         return self._request(found[0], payload_text, free)
+
+    def _fixes(self, action: str) -> bool:
+        return fixes(self.maker.schema(action), self.values)
+
+    def _chosen_words(self, chosen: str, text: str) -> Elements:
+        """The answer to ``_which`` for words that give field values."""
+        if chosen not in self._names():
+            return self.respond(chosen)
+        said, free = read_request(text)
+        if said or self._fixes(chosen):
+            return self._from_words(chosen, said, free)
+        return self._valid(chosen, free)
+
+    def _from_words(self, action: str, said: Said, free: str | None) -> Elements:
+        """A payload made from the schema, with the values the words (and ``values``) give
+        its fields (``_demo_schema_fields``); what the domain refuses of them is said."""
+        made = self.maker.valid(action)
+        base = made.payload if isinstance(made.payload, dict) else made.candidate
+        if not isinstance(base, dict):  # the schema's payload is no object: nothing to fill
+            return [Inform(text=self._cannot(action, made))]
+        filled = fields_from(said, self.maker.schema(action), self.values, free)
+        out: Elements = []
+        if filled.left:
+            out.append(Inform(text=f"{action} has no field for {quote(filled.left)}: I left "
+                                   "it out."))
+        payload = {**base, **filled.values}
+        verdict = self.maker.validate(action, payload)
+        if not verdict.get("ok") and filled.yours:  # without the words, with ``values``
+            out.append(Inform(text=f"The domain refused {quote(filled.values)} for {action}: "
+                                   f"{domain_said(verdict)}. Here is a payload made from its "
+                                   "schema instead."))
+            filled = fields_from(Said(""), self.maker.schema(action), self.values)
+            payload = {**base, **filled.values}
+            verdict = self.maker.validate(action, payload)
+        if verdict.get("ok"):
+            given = [k for k in filled.values if k not in filled.yours]
+            text = (f"{action} with your words as {', '.join(filled.yours)}" if filled.yours
+                    else f"{action} with the {', '.join(given)} you gave me" if given
+                    else origin(made, None))
+            return [*out, self._suggest(action, payload, f"{text}: {quote(payload)}", "valid")]
+        if made.payload is None:
+            return [*out, Inform(text=self._cannot(action, made))]
+        return [*out, self._propose(made, origin(made, None))]
 
     def _request(self, action: str, payload_text: str | None, free: str | None) -> Elements:
         if payload_text is not None:

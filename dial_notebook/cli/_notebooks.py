@@ -32,6 +32,12 @@ SALES = PACKAGE / "domains" / "data" / "sales.csv"
 #: pyproject's optional dependencies that bring JupyterLab, and pandas for the EDA notebook.
 LAB_EXTRA = "notebook"
 DATA_EXTRA = "data"
+#: The notebook that puts an agent on an MCP server, and the extra it needs.
+MCP_NOTEBOOK = "mcp-tools.ipynb"
+#: The notebook on a large Parquet data set, and the extra it needs (Ibis and DuckDB).
+AT_SCALE_NOTEBOOK = "eda-at-scale.ipynb"
+TABLES_EXTRA = "tables"
+MCP_EXTRA = "mcp"
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,16 @@ def pandas_installed() -> bool:
     return importlib.util.find_spec("pandas") is not None
 
 
+def mcp_installed() -> bool:
+    """Whether the MCP SDK and the git server (for the MCP notebook) can be imported here."""
+    return all(importlib.util.find_spec(name) is not None for name in ("mcp", "mcp_server_git"))
+
+
+def tables_installed() -> bool:
+    """Whether Ibis and DuckDB (for the at-scale notebook) can be imported here."""
+    return all(importlib.util.find_spec(name) is not None for name in ("ibis", "duckdb"))
+
+
 def lab_hint() -> str:
     """How to get JupyterLab (and pandas, for the EDA notebook)."""
     return f'pip install "dial-notebook[{LAB_EXTRA},{DATA_EXTRA}]"'
@@ -154,6 +170,11 @@ def report_copies(folder: Path, written: list[Path]) -> None:
         print(f"JupyterLab is not installed here: {lab_hint()}")
     elif not pandas_installed():
         print(f'eda-assistant.ipynb needs pandas: pip install "dial-notebook[{DATA_EXTRA}]"')
+    if not tables_installed():
+        print(f'{AT_SCALE_NOTEBOOK} needs Ibis and DuckDB: pip install "dial-notebook[{TABLES_EXTRA}]"')
+    if not mcp_installed():
+        print(f"{MCP_NOTEBOOK} needs the MCP SDK and the git server: "
+              f'pip install "dial-notebook[{MCP_EXTRA}]"')
 
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
@@ -166,8 +187,9 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 def add_notebooks(commands: Any) -> None:
     parser = subcommand(
         commands, "notebooks", "copy the notebooks and the sample data into a folder",
-        "Copy the notebooks (quickstart, eda-assistant, teaching-dial, prototyping-a-domain, "
-        "evaluating-a-domain, and the quickstart for marimo) "
+        "Copy the notebooks (quickstart, eda-assistant, eda-at-scale, teaching-dial, "
+        "prototyping-a-domain, "
+        "evaluating-a-domain, mcp-tools, and the quickstart for marimo) "
         f"and the sample data ({SALES.name}) into DIR, then say how to open them. The "
         "quickstart needs no API key.",
         ["dial-notebook notebooks", "dial-notebook notebooks ~/dial --force",

@@ -19,21 +19,26 @@ from ._sales import load_sales
 from ._schema_domain import ActionSpec, RunRecord, SchemaDomain
 from ._validation import PayloadValidator, check_schema
 from .dataframes import DataFramesDomain
+from .mcp import McpDomain
 from .notes import NotesDomain
+from .tables import TablesDomain
 
 # exported at the package's top too: shown there as dial_notebook.X
-_public.shown_as_top_level(ActionError, DataFramesDomain, NotesDomain, Rule, Rules, SchemaDomain)
+_public.shown_as_top_level(ActionError, DataFramesDomain, McpDomain, NotesDomain, Rule, Rules,
+                          SchemaDomain, TablesDomain)
 
 __all__ = [
     "ActionError",
     "ActionSpec",
     "DataFramesDomain",
+    "McpDomain",
     "NotesDomain",
     "PayloadValidator",
     "Rule",
     "Rules",
     "RunRecord",
     "SchemaDomain",
+    "TablesDomain",
     "check_schema",
     "load_sales",
 ]

@@ -23,7 +23,9 @@
 
 A suggestion event of a mutating action may carry ``dry_run``: what it would do, as the
 domain says ({ok, summary, effect, code} or {ok: false, error}; _review.py). An outcome
-``undone`` is a second, later outcome of a done suggestion (the person took it back).
+``undone`` is a second, later outcome of a done suggestion (the person took it back). A second
+'suggestion' event of the same id with ``stale`` ({why, changed?}) is that card worked out
+again before it ran, because what it works on changed since it was proposed (_stale.py).
 
 and signals, kinds the transcript does not keep (``TRANSIENT_TYPES``), for surfaces. They go
 to ``on_signal`` when a conversation has one (the ChatWidget does, in both modes); without
@@ -34,6 +36,8 @@ one, to ``on_event`` with ``full_dial`` only: with ``full_dial=False`` (the refe
     progress     turn, prose, writing   a streamed reply so far, readable: the prose without
                                         markup, and what is being written ("proposing:
                                         add-note"); the 'reply' event that follows has it all
+    progress     id, action, progress,  how far a run has come, as the run said
+                 total, message         (dial_notebook.report_progress), paced: the latest wins
     running      id, action             a run has started (its outcome event follows when it
                                         ends): a surface that saves the conversation saves now
 

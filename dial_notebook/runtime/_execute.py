@@ -304,7 +304,8 @@ class _Steps:
 
     async def _one(self, index: int, step: Step) -> Any:
         self.remember(index, begun=True)
-        running = start_step(self.reply.state, self.approval, self.block.id, step)
+        running = start_step(self.reply.state, self.approval, self.block.id, step,
+                             self.block.ids[index])  # its progress notices carry its id
         if isinstance(running, asyncio.Future):  # blocking (http): on a worker thread
             self.threads[index] = running
             return await asyncio.shield(running)

@@ -10,16 +10,25 @@ naming it, and the turn loop calls every method the same way:
             a sync send runs on a daemon thread, so the timeout holds and the event loop stays
             free while a blocking HTTP client waits; an async one is awaited on the loop
     domain  actions: {name: spec}         spec: dict or object with mutates / destructive / handoff
+                                          and, optionally, stoppable (Stop cancels its run)
             validate(action, payload)     -> {'ok': True} | {'ok': False, 'code', 'field', 'hint'}
             preview(action, payload)      -> str      (validate and preview: within the reply's
                                                        time budget, _budget.py)
             run(action, payload)          -> result; raises to fail     (required; a blocking
-                                          run runs on a worker thread, bounded by run_timeout)
+                                          run runs on a worker thread, bounded by run_timeout;
+                                          either may say how far it is: report_progress)
+            run_async(action, payload)    optional: awaited instead of run when present (a
+                                          run that a timeout or Stop can cancel mid-way)
             context()                     -> str
             declare(key, value)           optional: told each fact the agent declares
                                           (<dial-declare>, with full_dial)
             dry_run(action, payload)      optional: what the proposal would do, for its card
                                           (a dict; never changes state; bounded: _review.py)
+            version(action, payload)      optional: a short token (text, or {name: text}) of
+                                          the state the proposal works on; a change since it
+                                          was proposed makes Accept check it again (_stale.py)
+            stoppable(action)             optional: True when Stop may cancel the action's
+                                          run (as the spec's ``stoppable`` says: _work.py)
             undo(action, payload, result) optional: takes a done run back (Undo → 'undone')
             undoable(action, payload, result)
                                           optional: True, or why it can no longer be undone;
@@ -41,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -198,18 +208,35 @@ class DomainPort:
                 f"got {type(domain).__name__}"
             )
         self._domain = domain
-        self._run = run
+        # a domain that can be cancelled mid-query (TablesDomain) has run_async: awaited
+        self._run = _method(domain, "run_async") or run
         self._validate = _method(domain, "validate")
         self._preview = _method(domain, "preview")
         self._context = _method(domain, "context")
         self._declare = _method(domain, "declare")
         self.dry_run_of = _method(domain, "dry_run")
+        self.version_of = _method(domain, "version")
         self.undo_of = _method(domain, "undo")
         self.undoable_of = _method(domain, "undoable")
+        self._stoppable = _method(domain, "stoppable")
 
     def spec(self, action: str) -> ActionSpec | None:
         """The action's spec, or None when the domain has no such action."""
         return action_spec(self._domain, action)
+
+    def stoppable(self, action: str) -> bool:
+        """Whether Stop may cancel a run of ``action``: its spec says ``stoppable``, or the
+        domain's ``stoppable(action)`` is True (one that raises says no)."""
+        actions = getattr(self._domain, "actions", None)
+        spec = actions.get(action) if isinstance(actions, Mapping) else None
+        if spec is not None and _attr(spec, "stoppable", False) is True:
+            return True
+        if self._stoppable is None:
+            return False
+        try:
+            return self._stoppable(action) is True
+        except Exception:
+            return False
 
     async def validate(self, action: str, payload: Any) -> Check:
         """The domain's verdict. A validate that raises refuses the payload, saying why; one
@@ -272,8 +299,11 @@ class DomainPort:
     def start_run(self, action: str, payload: Any) -> asyncio.Future[Any]:
         """The run started: a blocking ``run`` on a worker thread (so it can be bounded in
         time and the kernel stays free), an async one as a task (_work.py). Called by the run
-        gate only, with a decision record (_run_gate.py; a unit test checks the callers)."""
-        return start(self._run, action, payload)
+        gate only, with a decision record (_run_gate.py; a unit test checks the callers).
+        The run sees the caller's context (where it reports its progress), on its thread too."""
+        if is_async(self._run):
+            return start(self._run, action, payload)  # a task copies the context itself
+        return start(contextvars.copy_context().run, self._run, action, payload)
 
     async def declare(self, key: str, value: Any) -> None:
         """Tell the domain a fact the agent declared, when it has a ``declare`` hook."""

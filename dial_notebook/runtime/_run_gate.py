@@ -9,6 +9,10 @@ executor, and only with a decision record (an ``Approval``) for exactly that.
 
     start_action(state, approval, sid, action, payload) ─▶ the domain's run started (_work.py)
     start_step(state, approval, block_id, step)         ─▶ the step's executor called
+        both: what the run says of its progress (``report_progress``, _progress.py) is a
+        transient 'progress' notice {id, action, progress, total, message}, paced; a run
+        whose action is stoppable (the spec's ``stoppable``, _ports.py) is marked so, and
+        Stop cancels it (_work.py)
         refused (``NotApproved``) without a record, with a record for another id, action or
         payload (the one approved is the one that runs, by identity), for a step not on the
         approved card, or a second time (a record runs its action once, each step once)
@@ -26,15 +30,17 @@ and checks that nothing else calls a domain's ``run``, ``start_run`` or an execu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Mapping
+import contextvars
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from .._progress import RunProgress, reporting_to
 from ..dial import Step
 from ._ports import ActionSpec, call
 from ._rules import eligible
 from ._state import State
 from ._values import Suggestion
-from ._work import in_thread
+from ._work import in_thread, stoppable
 
 _KEY = object()  # only this module holds it: only this module makes records
 
@@ -120,14 +126,19 @@ def start_action(state: State, approval: Approval, sid: str, action: str,
     if 0 in record._used:
         raise NotApproved(f"{sid}: it ran already; a decision runs its action once")
     record._used.add(0)
-    return state.domain.start_run(action, payload)
+    progress = RunProgress(_notice(state, sid, action))
+    with reporting_to(progress):
+        running = state.domain.start_run(action, payload)
+    running.add_done_callback(lambda _: progress.close())
+    return stoppable(running) if state.domain.stoppable(action) else running
 
 
-def start_step(state: State, approval: Approval, block_id: str, step: Step) -> Awaitable[Any]:
+def start_step(state: State, approval: Approval, block_id: str, step: Step,
+               sid: str | None = None) -> Awaitable[Any]:
     """The executor of ``step`` (one of the approved block's) called: a blocking one (an
     ``in_thread`` executor such as http) on a worker thread, its future returned; any other
     called here, its awaitable returned. Raises the executors' refusal when none serves the
-    step's env."""
+    step's env. ``sid``: the step's outcome id, which its progress notices carry."""
     record = _admit(approval, block_id, "execute", "this block")
     if record.by != "person":
         raise NotApproved(f"{block_id}: only the person approves an execute block")
@@ -140,6 +151,28 @@ def start_step(state: State, approval: Approval, block_id: str, step: Step) -> A
     executor = state.executors.get(step.env)
     if executor is None:
         raise state.executors.missing(step.env)
+    progress = RunProgress(_notice(state, sid or block_id, f"execute:{step.env}"))
     if getattr(executor, "in_thread", False):
-        return in_thread(executor, step)
-    return call(executor, step)
+        with reporting_to(progress):
+            running = in_thread(contextvars.copy_context().run, executor, step)
+        running.add_done_callback(lambda _: progress.close())
+        return running
+    return _reporting(progress, call(executor, step))
+
+
+async def _reporting(progress: RunProgress, work: Awaitable[Any]) -> Any:
+    """``work`` awaited with its reports going to ``progress``."""
+    try:
+        with reporting_to(progress):
+            return await work
+    finally:
+        progress.close()
+
+
+def _notice(state: State, sid: str, action: str) -> Callable[[Any, Any, Any], None]:
+    """What becomes of a run's progress: a transient 'progress' notice for the surface
+    (never kept in the transcript; a streamed reply's progress has a turn, a run's an id)."""
+    def notice(progress: Any, total: Any, message: Any) -> None:
+        state.events.transient({"type": "progress", "id": sid, "action": action,
+                                "progress": progress, "total": total, "message": message})
+    return notice

@@ -14,6 +14,13 @@ transcript. ``StreamedReply`` turns each into the message the front end needs, o
 So a reply costs its length, however its pieces make the prose change (an entity cut between two
 pieces, markup that turns out to be prose …).
 
+A run's progress (``report_progress``: the runtime's 'progress' notice with the run's ``id``
+instead of a turn, already paced and bounded by the runtime) goes on as it is, for its
+running card, and leaves the streamed reply alone:
+
+    progress {id, action, progress, total, message} ──▶ {type: 'run-progress', id, action,
+        progress, total, message}; one the front end could not draw ──▶ nothing
+
     >>> stream = StreamedReply()
     >>> stream.message({"turn": 1, "prose": "Hello", "writing": None})
     {'type': 'progress', 'turn': 1, 'writing': None, 'at': 0, 'text': 'Hello'}
@@ -60,6 +67,8 @@ class StreamedReply:
         says where the new ``text`` goes), and the text sent for one reply never exceeds
         ``_PROGRESS_BUDGET`` times its longest prose plus ``_PROGRESS_FLOOR`` (past it, only
         what the agent is writing goes, and the reply itself shows once complete)."""
+        if "id" in event:
+            return run_progress(event)
         turn, prose = int(event.get("turn") or 0), str(event.get("prose") or "")
         writing = event.get("writing")
         sent_turn, sent = self._streamed
@@ -81,6 +90,26 @@ class StreamedReply:
         self._streamed, self._writing = (turn, sent), writing
         self._spent = (turn, spent, longest)
         return message
+
+
+def run_progress(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The front end's message for a run's progress notice, or None when it is not one it
+    could draw (an id that is not text, a progress that is not a number).
+
+        >>> run_progress({"type": "progress", "id": "sg-1", "action": "copy", "progress": 3,
+        ...               "total": 10, "message": "copying"})["type"]
+        'run-progress'
+    """
+    sid, done, total, text = (event.get(k) for k in ("id", "progress", "total", "message"))
+    if not isinstance(sid, str) or not _number(done) or not (total is None or _number(total)):
+        return None
+    return {"type": "run-progress", "id": sid, "action": str(event.get("action") or ""),
+            "progress": done, "total": total,
+            "message": text if isinstance(text, str) else None}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def common_prefix(a: str, b: str) -> int:

@@ -79,8 +79,10 @@ class Turns(traitlets.HasTraits):
         """Stop the say that is running (the Stop button); False when none runs.
 
         Its task is cancelled: the reply being streamed is closed, a card waiting for a
-        decision ends superseded, and every outcome reached is owed to the agent and goes with
-        the next message (the runtime's cancellation rules). The transcript says "stopped";
+        decision ends superseded, a run of a stoppable action (an MCP tool) is cancelled and
+        ends failed with code 'stopped' (any other run is awaited to its real end), and every
+        outcome reached is owed to the agent and goes with the next message (the runtime's
+        cancellation rules). The transcript says "stopped";
         words queued meanwhile are sent next.
 
             chat.say("write me a long essay")

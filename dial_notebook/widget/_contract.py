@@ -26,7 +26,7 @@ The front end mirrors these in ``js/src/contract.js``; the runtime's events are 
     ['allow', 'answer', 'confirm-rule', 'decide', 'dry-run', 'ping', 'questions', 'retry',
      'revoke', 'rule-draft', 'say', 'stop', 'sync', 'trust', 'undo']
     >>> sorted(KERNEL_MESSAGES)
-    ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft']
+    ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft', 'run-progress']
 """
 
 # no ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
@@ -348,10 +348,22 @@ FRONT_END_MESSAGES: dict[str, type] = {
 }
 
 #: ``type`` → the shape of the messages the kernel sends.
+class RunProgressMessage(TypedDict):
+    """How far a run has come, as the run said (``dial_notebook.report_progress``), for its
+    card: paced (the latest wins), never kept (``_chat_progress.py``)."""
+
+    type: Literal["run-progress"]
+    id: str
+    action: str
+    progress: float
+    total: float | None
+    message: str | None
+
+
 KERNEL_MESSAGES: dict[str, type] = {
     "pong": PongMessage, "append": AppendMessage, "progress": ProgressMessage,
     "dry-run": DryRunResultMessage, "rule-draft": RuleDraftResultMessage,
-    "allow": AllowResultMessage,
+    "allow": AllowResultMessage, "run-progress": RunProgressMessage,
 }
 
 class ChartDrawn(TypedDict):

@@ -4,7 +4,8 @@
 // Edit / Dismiss while it waits for the person — with "Dismiss with a reason…", "Comment…"
 // (comments.js) and, on an allowable card, "Always allow like this…" (the rule editor,
 // rules.js) — or its outcome once it has one (the rule that accepted it, rules-panel.js; the
-// reason and comments the person gave; the code that ran, and Undo). A click sends
+// reason and comments the person gave; the code that ran, and Undo) — and, while it runs,
+// how far it has come, as the run says ("3 of 10 — copying files", run-progress.js). A click sends
 // {type: 'decide', token, decision, payload?, reason?, comments?}; what happens next is the
 // kernel's to decide (the card only shows what it is told). A card a rule accepted offers no
 // decision: it says "Accepted by rule r1".
@@ -17,6 +18,7 @@ import { focusAfterDecision } from "./focus.js";
 import { resultNodes } from "./inform.js";
 import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
 import { byRuleLine, ruleIdOf } from "./rules-panel.js";
+import { runProgressPart } from "./run-progress.js";
 import { allowable, openRuleEditor, ruleEditor, ruleSavedNote } from "./rules.js";
 import { STATUS_LABEL, resultText, summarise, words } from "./text.js";
 
@@ -87,7 +89,8 @@ export function suggestionCard(view, item) {
     className: `dial-card dial-status-${status}${destructive ? " dial-destructive" : ""}`,
     "data-dial-suggestion": String(event.id),
     "data-dial-status": status,
-    "aria-label": `Suggestion: ${preview}`,
+    // a card shown again because what it works on changed: said once, with its name
+    "aria-label": `Suggestion: ${preview}${stale(item) ? words("stale-label") : ""}`,
   });
   card.append(h("div", { className: "dial-card-head" },
     h("span", { className: "dial-action-name" }, String(event.action || "")),
@@ -118,6 +121,7 @@ export function suggestionCard(view, item) {
   } else {
     const dry = dryRunSection(view, item); // not decided yet (nor waiting here): what it would do
     if (dry) card.append(dry);
+    card.append(runProgressPart(view, item)); // running: how far it has come, once it says
   }
   for (const ack of item.acks) {
     card.append(h("div", { className: "dial-card-ack", "data-dial-ack-of": String(event.id) },
@@ -165,6 +169,41 @@ function decisionPart(view, item, preview, destructive) {
     edited(view, item, draft); // what it will do: asked again of the payload the card now holds
   }
   const dry = dryRunSection(view, item);
+  const notice = staleNotice(item);
+  if (notice) return [notice, ...decisionControls(view, item, preview, destructive, draft, dry)];
+  return decisionControls(view, item, preview, destructive, draft, dry);
+}
+
+/**
+ * Whether the card waiting now was checked again because what it works on changed since.
+ * @param {SuggestionItem} item
+ */
+function stale(item) {
+  const note = item.event.stale;
+  return waiting(item) && Boolean(note && typeof note === "object" && typeof note.why === "string");
+}
+
+/**
+ * The notice on a card checked again: why (what changed), and that its dry run is new.
+ * @param {SuggestionItem} item
+ */
+function staleNotice(item) {
+  if (!stale(item)) return null;
+  return h("div", { className: "dial-stale", "data-dial-stale": "" },
+    words("stale", { why: summarise(String(item.event.stale?.why), 300) }));
+}
+
+/**
+ * The editor, the rule editor, the reason box, or the buttons (see decisionPart).
+ * @param {ViewState} view
+ * @param {SuggestionItem & {pending: import("./contract.js").DecidePending}} item
+ * @param {string} preview
+ * @param {boolean} destructive
+ * @param {Draft} draft
+ * @param {HTMLElement | null} dry
+ * @returns {HTMLElement[]}
+ */
+function decisionControls(view, item, preview, destructive, draft, dry) {
   if (draft.open) {
     return [editor(view, item, draft, (payload) => decide(view, item, "edit", { payload }),
       { aside: dry, onEdit: () => edited(view, item, draft), comments: commentsPart(view, item) })];

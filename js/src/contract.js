@@ -98,13 +98,15 @@ export {};
  * `suspicious` (step id -> hidden characters named 'U+202E'). `allowable`: a rule may be made
  * for it ("Always allow like this…"; never an execute block nor a destructive card); `rule`:
  * the id of the rule that accepted it without asking (no decision is asked; its outcome follows).
+ * `stale`: the same card again, checked before it ran because what it works on changed since
+ * it was proposed (`why` in words, `changed` the names): its preview and dry run are new.
  * @typedef {{
  *   type: 'suggestion', id: string, action: string, text: string, payload: Json,
  *   preview: string, destructive: boolean, mutates: boolean,
  *   issue?: {[key: string]: Json}, edits_left?: number,
  *   kind?: 'execute', schema?: JsonSchema, confirmed?: boolean,
  *   suspicious?: {[stepId: string]: string[]}, dry_run?: DryRun,
- *   allowable?: true, rule?: string,
+ *   allowable?: true, rule?: string, stale?: {why: string, changed?: string[]},
  * }} SuggestionEvent
  */
 
@@ -280,6 +282,11 @@ export {};
  * }} RuleDraftResultMessage
  * The answer to an AllowMessage: the rule's id, or why it was not saved.
  * @typedef {{type: 'allow', token: string, rule: string | null, error: string | null, card?: boolean}} AllowResultMessage
+ * How far a run has come, as the run said (dial_notebook.report_progress): paced, never kept.
+ * @typedef {{
+ *   type: 'run-progress', id: string, action: string, progress: number, total: number | null,
+ *   message: string | null,
+ * }} RunProgressMessage
  */
 
 /**

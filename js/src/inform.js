@@ -161,7 +161,15 @@ export function resultNodes(result) {
       const head = items.length ? `${shape.caption} (${items.length})` : `${shape.caption}: none`;
       return [caption([head, shape.extra].filter(Boolean).join(" · ")), ...(items.length ? body : []), more];
     }
-    case "fields":
+    case "fields": {
+      // a field of several lines (a command's output, git status) keeps its lines
+      const lines = Object.entries(/** @type {{[key: string]: Json}} */ (result))
+        .filter(([, v]) => typeof v === "string" && v.includes("\n"));
+      if (!lines.length) return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
+      const rest = Object.entries(/** @type {{[key: string]: Json}} */ (result)).filter(([, v]) => !(typeof v === "string" && v.includes("\n")));
+      return [caption(rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
+        ...lines.map(([k, v]) => h("pre", { className: "dial-output dial-mono", "data-dial-result-field": k }, summarise(v, 4000)))];
+    }
     case "text":
       return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
     default:

@@ -110,7 +110,8 @@ function frame(view, link) {
     header: h("div", { className: "dial-header" }),
     // not live itself: its entries are redrawn in place as they change; `announcer` says each
     // change once (a new entry, a card's new status)
-    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation" }),
+    // focusable: a keyboard scrolls it (axe: scrollable-region-focusable)
+    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation", tabindex: 0 }),
     announcer: announcer(),
     thinking: h("div", { className: "dial-thinking", role: "status" },
       h("span", { className: "dial-dots", "aria-hidden": "true" }, h("span"), h("span"), h("span")),

@@ -19,12 +19,32 @@ SHOWN = {
         # the code kept: the two steps still in place (the undone sort is not in it)
         'sales = sales[sales["region"] == "North"]\n',
     ],
+    "eda-at-scale.ipynb": [
+        # the data set DuckDB made, and what pandas would need for it
+        "30,000,000 rows · ", " GB as a pandas DataFrame\n",
+        # the chat's kept code, with nothing accepted in it yet
+        "con = ibis.duckdb.connect()\n\n# (no changes were kept)\n",
+        # the unattended steps' kept Ibis script (the undone sort is not in it) and its SQL
+        'sales = con.read_parquet("sales-at-scale/*.parquet", table_name="sales")\n',
+        '# 1. Keep the rows of sales where region == \'North\'\n'
+        'sales = sales.filter(sales["region"] == "North")\n',
+        "# 3. Group sales by region (units sum) into sales_by_region\n",
+        'FROM "sales" AS "t0"\nWHERE\n  "t0"."region" = \'North\'\n',
+    ],
     "evaluating-a-domain.ipynb": [
         # the careful offline agent passes every scenario; the sloppy one fails the adds
         "12 scenarios: 12 passed, 0 failed",
         "12 scenarios: 5 passed, 7 failed",
         "FAILED add buy milk (idle): expected at most 2 turns; it took 3",
         "refused by field: {'priorty': 8, 'title': 1, 'due': 1}",
+    ],
+    "mcp-tools.ipynb": [
+        # the tools of mcp-server-git as actions: read-only only where the notebook says so
+        "git_status         runs at once", "git_log            runs at once",
+        "git_add            destructive", "git_reset          destructive",
+        # the scratch repository, checked with git: nothing ran but the status
+        "?? draft.md\n?? notes.txt", " Start\n", "* main\n",
+        "branch_server.py: 32 lines",
     ],
     "prototyping-a-domain.ipynb": [
         # the offline agent, unattended: a broken payload refused, then a valid one done
@@ -42,6 +62,11 @@ RESULTS = {
         # the unattended section filtered its own copy: the chat's sales still has 200 rows
         "((40, 7),", "'units', 'revenue'],\n (200, 6))",
         "('undone', False)",  # Undo took the sort back, and said so
+    ],
+    "eda-at-scale.ipynb": [
+        "  North  168314586",  # total units of the North, by the engine over 30M rows
+        "('undone',",  # Undo took the sort back, and said so
+        "(True,",  # the kept script, run on a new connection, made the same table
     ],
     "evaluating-a-domain.ipynb": ["(12, 0, 10)"],  # the saved report, loaded back
 }
@@ -64,7 +89,8 @@ AFTER = {
 }
 SHOWN["prototyping-a-domain.ipynb"].append("the chat lists: ['Example title']\n")
 #: How many widgets a notebook shows with no key (the chat; the evaluations' progress bars).
-WIDGETS = {"prototyping-a-domain.ipynb": 1, "evaluating-a-domain.ipynb": 2}
+WIDGETS = {"prototyping-a-domain.ipynb": 1, "evaluating-a-domain.ipynb": 2,
+           "mcp-tools.ipynb": 2}  # the git chat, and the chat of your own server
 
 
 def test_there_is_a_quickstart():

@@ -19,6 +19,7 @@ import pytest
 
 from dial_notebook import cli
 from dial_notebook.domains.notes import NotesDomain
+from dial_notebook.runtime import load_snapshot
 from dial_notebook.widget import ChatWidget
 
 from .runtime_doubles import until
@@ -75,8 +76,9 @@ def assert_copied(folder: Path) -> None:
 # ---- notebooks -------------------------------------------------------------------------------
 
 def test_the_notebooks_the_marimo_quickstart_and_the_sales_data_are_shipped():
-    assert NOTEBOOKS == ["eda-assistant.ipynb", "evaluating-a-domain.ipynb",
-                         "prototyping-a-domain.ipynb", "quickstart.ipynb", "teaching-dial.ipynb"]
+    assert NOTEBOOKS == ["eda-assistant.ipynb", "eda-at-scale.ipynb", "evaluating-a-domain.ipynb",
+                         "mcp-tools.ipynb", "prototyping-a-domain.ipynb", "quickstart.ipynb",
+                         "teaching-dial.ipynb"]
     assert (ROOT / "notebooks" / MARIMO).is_file()
     assert SALES.is_file() and cli.SALES.read_bytes() == SALES.read_bytes()
 
@@ -86,13 +88,37 @@ def test_notebooks_copies_them_byte_for_byte_and_says_how_to_open_them(tmp_path,
     status, out, err = run(capsys, "notebooks", folder)
     assert (status, err) == (0, "")
     assert_copied(folder)
-    assert out.splitlines()[:3] == [f"Copied 7 files into {folder}/:", "  quickstart.ipynb",
-                                    "  eda-assistant.ipynb"]
-    assert out.splitlines()[6:8] == [f"  {MARIMO}", "  sales.csv"]
+    assert out.splitlines()[:4] == [f"Copied 9 files into {folder}/:", "  quickstart.ipynb",
+                                    "  eda-assistant.ipynb", "  eda-at-scale.ipynb"]
+    assert out.splitlines()[8:10] == [f"  {MARIMO}", "  sales.csv"]
     assert f"jupyter lab {folder}/quickstart.ipynb" in out
     assert f"voila {folder}/quickstart.ipynb" in out
     assert f"marimo edit {folder}/{MARIMO}" in out
     assert "no API key" in out
+
+
+@pytest.mark.parametrize("missing", [(), ("mcp",), ("mcp_server_git",)])
+def test_notebooks_says_what_the_mcp_notebook_needs_when_it_is_not_installed(
+        tmp_path, capsys, monkeypatch, missing):
+    found = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *rest: None if name in missing else found(name, *rest))
+    status, out, _ = run(capsys, "notebooks", tmp_path / "mine")
+    assert status == 0
+    said = 'mcp-tools.ipynb needs the MCP SDK and the git server: pip install "dial-notebook[mcp]"'
+    assert (said in out) == bool(missing), out
+
+
+@pytest.mark.parametrize("missing", [(), ("ibis",), ("duckdb",)])
+def test_notebooks_says_what_the_at_scale_notebook_needs_when_it_is_not_installed(
+        tmp_path, capsys, monkeypatch, missing):
+    found = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *rest: None if name in missing else found(name, *rest))
+    status, out, _ = run(capsys, "notebooks", tmp_path / "mine")
+    assert status == 0
+    said = 'eda-at-scale.ipynb needs Ibis and DuckDB: pip install "dial-notebook[tables]"'
+    assert (said in out) == bool(missing), out
 
 
 @pytest.mark.parametrize("missing", [(), ("voila",), ("marimo",), ("voila", "marimo")])
@@ -403,9 +429,9 @@ def test_a_tampered_session_is_a_clear_error_and_nothing_is_written(tmp_path, ca
 
 async def test_tampered_widget_entries_are_a_clear_error(tmp_path, capsys):
     path, _ = await saved_session(tmp_path)
-    data = json.loads(path.read_text())
+    data = load_snapshot(path)
     data["surface"]["entries"] = [[0, {"type": "suggestion"}]]
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(data))  # as one JSON object (the form saved before issue 29)
     status, _, err = run(capsys, "export", path, "--html", tmp_path / "x.html")
     assert status == 2
     assert "surface.entries[0] is a 'suggestion'" in one_line(err)

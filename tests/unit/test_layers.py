@@ -1,12 +1,13 @@
 """The layers point one way (DESIGN.md): every import in the package goes down, to a public face.
 
-Top to bottom: the package's ``__init__`` → cli → widget → evaluation → agents / interaction →
-runtime → domains → dial, with the top-level helpers ``dial_notebook/_*.py`` under them all
+Top to bottom: the package's ``__init__`` → cli → widget → evaluation → agents → runtime →
+domains → interaction (the ask seam: a domain's code, an MCP server's questions, ask the person
+through it) → dial, with the top-level helpers ``dial_notebook/_*.py`` under them all
 (usable by every layer, so a helper imports only other helpers). Every import of every module
 is read with ``ast`` (top-level and inside functions, absolute and relative, and
 ``importlib.import_module("…")`` with a literal name), and two rules are checked:
 
-1. a module imports nothing from a higher layer, nor from a sibling (agents ↔ interaction);
+1. a module imports nothing from a higher layer;
 2. a module imports no private module or name (``dial_notebook.<layer>._x``) of another layer:
    a layer's ``__init__`` is its public face.
 """
@@ -29,10 +30,10 @@ TOP = "dial_notebook"
 RANKS = {
     "_helpers": 0,  # dial_notebook/_*.py
     "dial": 1,
+    "interaction": 1.5,
     "domains": 2,
     "runtime": 3,
     "agents": 4,
-    "interaction": 4,
     "evaluation": 5,
     "widget": 6,
     "cli": 7,

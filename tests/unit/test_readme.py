@@ -59,7 +59,7 @@ def test_the_pip_install_line_installs_what_the_notebooks_draw_with():
     import tomllib
 
     readme = (ROOT / "README.md").read_text()
-    extras = re.search(r'pip install "dial-notebook\[([\w,]+)\]"', readme).group(1)
+    extras = re.search(r'^pip install "dial-notebook\[([\w,]+)\]"', readme, re.M).group(1)
     optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
     installed = {re.split(r"[<>=\[ ]", requirement)[0]

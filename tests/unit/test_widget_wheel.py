@@ -111,7 +111,7 @@ def test_the_wheel_carries_the_notebooks_and_nothing_else_of_notebooks(installed
     wheel = zipfile.ZipFile(installed["wheel"])
     folder = "dial_notebook/_notebooks/"
     shipped = sorted(n.removeprefix(folder) for n in wheel.namelist() if n.startswith(folder))
-    assert len(NOTEBOOKS) == 6 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
+    assert len(NOTEBOOKS) == 8 and shipped == NOTEBOOKS  # a new notebook: add it to pyproject
     for name in NOTEBOOKS:
         assert wheel.read(folder + name) == (ROOT / "notebooks" / name).read_bytes(), name
         if name.endswith(".ipynb"):  # as committed: never a run's outputs (the demo runs a

@@ -89,6 +89,8 @@ var wordings_default = {
     "carried-on": "Carried on from {session}{saved}{waiting}",
     "waiting-is-back": { widget: ": what was waiting for you is back, above.", copy: ": what was waiting for the person is back, above." },
     "read-only": { widget: "Opened read-only from {session}{saved}: a file you did not make. Nothing in it runs until you trust it (below).", copy: "Opened read-only from {session}{saved}: a file the person did not make; nothing in it ran until they trusted it." },
+    stale: { widget: "{why}. What it will do was worked out again on the data as it is now: check it, then decide again.", copy: "{why}. What it would do was worked out again, and the person was asked again." },
+    "stale-label": " (changed since it was proposed)",
     "undo-failed": { widget: "Undo of {id} failed: {error}", copy: "Undo of {id} did not happen: {error}" }
   }
 };
@@ -229,7 +231,7 @@ function itemsOf(transcript, pending) {
       }
       case "suggestion": {
         const earlier = cards.get(String(event.id));
-        if (earlier && earlier.index < resumedAt && !earlier.outcome && !earlier.steps.size && earlier.event.kind === event.kind) {
+        if (earlier && (earlier.index < resumedAt || event.stale) && !earlier.outcome && !earlier.steps.size && earlier.event.kind === event.kind) {
           earlier.event = event;
           break;
         }
@@ -560,21 +562,21 @@ function fileRow({ send: send2, fail }) {
     button("Send file", "answer", submit, { kind: "dial-primary", aria: "Send the file" })
   );
 }
-function textRow(view, item, number, { send: send2, fail }) {
+function textRow(view, item, number2, { send: send2, fail }) {
   const input = h("input", {
     type: "text",
-    className: `dial-input${number ? " dial-input-number" : ""}`,
+    className: `dial-input${number2 ? " dial-input-number" : ""}`,
     "data-dial-field": "answer",
-    inputmode: number ? "decimal" : void 0,
-    "aria-label": number ? "Your answer (a number)" : "Your answer",
-    placeholder: number ? "A number" : "Your answer"
+    inputmode: number2 ? "decimal" : void 0,
+    "aria-label": number2 ? "Your answer (a number)" : "Your answer",
+    placeholder: number2 ? "A number" : "Your answer"
   });
   input.value = view.askDrafts.get(item.index) ?? "";
   input.addEventListener("input", () => view.askDrafts.set(item.index, input.value));
   const submit = () => {
     const text = input.value.trim();
     if (!text) return fail("Type an answer first — the question stays open until you do.");
-    if (number && !Number.isFinite(Number(text))) return fail("Enter a number, like 42 or 3.5.");
+    if (number2 && !Number.isFinite(Number(text))) return fail("Enter a number, like 42 or 3.5.");
     send2({ value: text });
   };
   input.addEventListener("keydown", (event) => {
@@ -658,12 +660,12 @@ function commentsArea(view, item) {
     h("div", { className: "dial-comments-title" }, "Your comments, sent to the agent with your decision")
   );
   comments.rows.forEach((row, index) => {
-    const number = index + 1;
+    const number2 = index + 1;
     const choices = options.some((o) => o.pointer === row.field) ? options : [...options, { pointer: row.field, label: row.field }];
     const select = h("select", {
       className: "dial-input dial-comment-field",
       "data-dial-comment-field": "",
-      "aria-label": `Comment ${number}: on which field`,
+      "aria-label": `Comment ${number2}: on which field`,
       onChange: () => {
         row.field = select.value;
       }
@@ -674,7 +676,7 @@ function commentsArea(view, item) {
       className: "dial-input dial-comment-text",
       "data-dial-comment-text": "",
       value: row.text,
-      "aria-label": `Comment ${number}`,
+      "aria-label": `Comment ${number2}`,
       placeholder: "What should the agent know?",
       onInput: () => {
         row.text = text.value;
@@ -684,7 +686,7 @@ function commentsArea(view, item) {
       comments.rows.splice(index, 1);
       const next = comments.rows.length ? `[data-dial-comments] [data-dial-comment="${Math.min(index, comments.rows.length - 1)}"] [data-dial-comment-text]` : "[data-dial-action=comment]";
       view.refresh(item, { focusSelector: next });
-    }, { kind: "dial-icon", aria: `Remove comment ${number}` });
+    }, { kind: "dial-icon", aria: `Remove comment ${number2}` });
     box.append(h("div", { className: "dial-comment-row", "data-dial-comment": String(index) }, select, text, remove));
   });
   box.append(button("+ Add a comment", "comment-add", () => {
@@ -948,10 +950,10 @@ function numberInput(form, { type, value, parts, path, id, wrap }) {
   });
   input.addEventListener("input", () => {
     const text = input.value.trim();
-    const number = Number(text);
-    const ok = text !== "" && Number.isFinite(number) && (type !== "integer" || Number.isInteger(number));
+    const number2 = Number(text);
+    const ok = text !== "" && Number.isFinite(number2) && (type !== "integer" || Number.isInteger(number2));
     form.draft.local.delete(path);
-    if (ok) setAt(form.draft, parts, number);
+    if (ok) setAt(form.draft, parts, number2);
     else form.draft.local.set(path, type === "integer" ? "Enter a whole number." : "Enter a number.");
     showLocal(wrap, input, form.draft.local.get(path));
     form.onChange({});
@@ -1014,7 +1016,7 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
   let placed = /* @__PURE__ */ new Set();
   const touched = draft.touched || (draft.touched = /* @__PURE__ */ new Set());
   let issueNode = null;
-  const stale = () => {
+  const stale2 = () => {
     if (issueNode && !refusalStands(item.pending, errors, touched)) issueNode.querySelector("[data-dial-refusal]")?.remove();
   };
   if (draft.view === "form") placed = formPart(
@@ -1022,14 +1024,14 @@ function editor(view, item, draft, onSave, { aside = null, onEdit = () => {
     /** @type {import("./contract.js").JsonSchema} */
     schema,
     errors,
-    stale
+    stale2
   );
-  else jsonPart(edit, stale);
+  else jsonPart(edit, stale2);
   if (tabList) tabPanel(tabList);
   if (issue) {
     issueNode = issueBox(item.pending, errors.filter((e, index) => !placed.has(index) && !isTouched(touched, e.field)));
     box.append(issueNode);
-    stale();
+    stale2();
   }
   if (aside) box.append(aside);
   if (comments) box.append(comments);
@@ -1097,7 +1099,7 @@ function tabPanel(list) {
   while (list.nextSibling) panel2.append(list.nextSibling);
   list.after(panel2);
 }
-function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
+function formPart({ view, item, draft, box, onEdit }, schema, errors, stale2) {
   const placed = /* @__PURE__ */ new Set();
   const { form, fields } = buildForm(schema, draft, ({ rebuild, focus } = {}) => {
     draft.json = null;
@@ -1116,7 +1118,7 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
       note.remove();
       wrap.classList.remove("dial-field-invalid");
       draft.touched?.add(error.field);
-      stale();
+      stale2();
     }, { once: true });
     const input = wrap.querySelector(":scope > .dial-input, :scope > .dial-check-row > input, :scope > fieldset");
     if (input) {
@@ -1127,7 +1129,7 @@ function formPart({ view, item, draft, box, onEdit }, schema, errors, stale) {
   box.append(form);
   return placed;
 }
-function jsonPart({ draft, box, onEdit }, stale) {
+function jsonPart({ draft, box, onEdit }, stale2) {
   if (draft.json === null) draft.json = JSON.stringify(draft.value, null, 2);
   const area = h("textarea", {
     className: "dial-input dial-mono dial-json",
@@ -1140,7 +1142,7 @@ function jsonPart({ draft, box, onEdit }, stale) {
   area.addEventListener("input", () => {
     draft.json = area.value;
     draft.touched?.add("*");
-    stale();
+    stale2();
     onEdit();
     if (draft.jsonError) {
       draft.jsonError = null;
@@ -1330,7 +1332,21 @@ function resultNodes(result) {
       const head = items.length ? `${shape.caption} (${items.length})` : `${shape.caption}: none`;
       return [caption([head, shape.extra].filter(Boolean).join(" · ")), ...items.length ? body : [], more];
     }
-    case "fields":
+    case "fields": {
+      const lines = Object.entries(
+        /** @type {{[key: string]: Json}} */
+        result
+      ).filter(([, v]) => typeof v === "string" && v.includes("\n"));
+      if (!lines.length) return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
+      const rest = Object.entries(
+        /** @type {{[key: string]: Json}} */
+        result
+      ).filter(([, v]) => !(typeof v === "string" && v.includes("\n")));
+      return [
+        caption(rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
+        ...lines.map(([k, v]) => h("pre", { className: "dial-output dial-mono", "data-dial-result-field": k }, summarise(v, 4e3)))
+      ];
+    }
     case "text":
       return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
     default:
@@ -2131,6 +2147,109 @@ function schemaRegion(id) {
   return { tabindex: "0", role: "region", "aria-label": `The schema of rule ${String(id ?? "")}` };
 }
 
+// js/src/run-progress.js
+var KEEP = 64;
+var SAY_MS = 5e3;
+var MESSAGE_CHARS = 200;
+var memories = /* @__PURE__ */ new WeakMap();
+function readProgress(message) {
+  if (!message || typeof message !== "object") return null;
+  const m = (
+    /** @type {{[key: string]: unknown}} */
+    message
+  );
+  if (m.type !== "run-progress" || typeof m.id !== "string" || !m.id) return null;
+  const progress = Number(m.progress);
+  if (typeof m.progress !== "number" || !Number.isFinite(progress) || progress < 0) return null;
+  const total = typeof m.total === "number" && Number.isFinite(m.total) && m.total > 0 ? m.total : null;
+  const message_ = typeof m.message === "string" && m.message.trim() ? summarise(m.message.replace(/\s+/g, " ").trim(), MESSAGE_CHARS) : null;
+  return { id: m.id, action: typeof m.action === "string" ? m.action : "", progress, total, message: message_ };
+}
+function progressText(run) {
+  const count = run.total === null ? number(run.progress) : `${number(run.progress)} of ${number(run.total)}`;
+  return run.message ? `${count} — ${run.message}` : count;
+}
+function number(value) {
+  return Number.isInteger(value) ? value.toLocaleString("en-US") : value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+function memoryOf(model, now = () => Date.now()) {
+  let memory = memories.get(model);
+  if (memory) return memory;
+  const mine = (
+    /** @type {Memory} */
+    { runs: /* @__PURE__ */ new Map(), parts: /* @__PURE__ */ new Map(), said: -Infinity, now }
+  );
+  memories.set(model, mine);
+  model.on("msg:custom", (message) => {
+    const run = readProgress(message);
+    if (run) received(mine, run);
+  });
+  return mine;
+}
+function received(memory, run) {
+  memory.runs.delete(run.id);
+  memory.runs.set(run.id, run);
+  while (memory.runs.size > KEEP) {
+    const oldest = memory.runs.keys().next().value;
+    if (oldest === void 0) break;
+    memory.runs.delete(oldest);
+  }
+  const parts = memory.parts.get(run.id);
+  if (!parts) return;
+  const say = memory.now() - memory.said >= SAY_MS;
+  let said = false;
+  for (const part of [...parts]) {
+    if (!part.isConnected) {
+      parts.delete(part);
+      continue;
+    }
+    fill(part, run, say && !said);
+    said = said || say;
+  }
+  if (said) memory.said = memory.now();
+  if (!parts.size) memory.parts.delete(run.id);
+}
+function runProgressPart(view, item) {
+  const id = String(item.event.id);
+  const memory = memoryOf(view.model);
+  const part = h(
+    "div",
+    { className: "dial-run-progress", "data-dial-run-progress": id, hidden: true },
+    h("progress", { "aria-label": `Progress of ${summarise(String(item.event.action || "the run"), 80)}` }),
+    h("span", { className: "dial-run-progress-text" }),
+    h("span", { className: "dial-sr-only", "aria-live": "polite", "data-dial-run-said": "" })
+  );
+  const parts = memory.parts.get(id) || /* @__PURE__ */ new Set();
+  for (const old of parts) if (!old.isConnected) parts.delete(old);
+  parts.add(part);
+  memory.parts.set(id, parts);
+  const run = memory.runs.get(id);
+  if (run) fill(part, run, false);
+  return part;
+}
+function fill(part, run, say) {
+  const bar = (
+    /** @type {HTMLProgressElement | null} */
+    part.querySelector("progress")
+  );
+  const text = part.querySelector(".dial-run-progress-text");
+  const words2 = progressText(run);
+  if (bar) {
+    if (run.total === null) {
+      bar.removeAttribute("value");
+      bar.removeAttribute("max");
+    } else {
+      bar.setAttribute("max", String(run.total));
+      bar.setAttribute("value", String(Math.min(run.progress, run.total)));
+    }
+    bar.setAttribute("aria-valuetext", words2);
+  }
+  if (text && text.textContent !== words2) text.textContent = words2;
+  part.hidden = false;
+  const live = part.querySelector("[data-dial-run-said]");
+  if (say && live) live.textContent = words2;
+}
+
 // js/src/rules-schema.js
 function valueType(value) {
   if (value === null || value === void 0) return "null";
@@ -2159,11 +2278,11 @@ function kindsFor(value) {
   ];
 }
 function initialField(value) {
-  const number = typeof value === "number";
+  const number2 = typeof value === "number";
   return {
     kind: "exact",
-    min: number ? String(value) : "",
-    max: number ? String(value) : "",
+    min: number2 ? String(value) : "",
+    max: number2 ? String(value) : "",
     pattern: typeof value === "string" ? `^${regexEscape(value)}$` : ""
   };
 }
@@ -2783,7 +2902,8 @@ function suggestionCard(view, item) {
     className: `dial-card dial-status-${status}${destructive ? " dial-destructive" : ""}`,
     "data-dial-suggestion": String(event.id),
     "data-dial-status": status,
-    "aria-label": `Suggestion: ${preview}`
+    // a card shown again because what it works on changed: said once, with its name
+    "aria-label": `Suggestion: ${preview}${stale(item) ? words("stale-label") : ""}`
   });
   card.append(h(
     "div",
@@ -2819,6 +2939,7 @@ function suggestionCard(view, item) {
   } else {
     const dry = dryRunSection(view, item);
     if (dry) card.append(dry);
+    card.append(runProgressPart(view, item));
   }
   for (const ack of item.acks) {
     card.append(h(
@@ -2846,6 +2967,23 @@ function decisionPart(view, item, preview, destructive) {
     edited(view, item, draft);
   }
   const dry = dryRunSection(view, item);
+  const notice = staleNotice(item);
+  if (notice) return [notice, ...decisionControls(view, item, preview, destructive, draft, dry)];
+  return decisionControls(view, item, preview, destructive, draft, dry);
+}
+function stale(item) {
+  const note = item.event.stale;
+  return waiting(item) && Boolean(note && typeof note === "object" && typeof note.why === "string");
+}
+function staleNotice(item) {
+  if (!stale(item)) return null;
+  return h(
+    "div",
+    { className: "dial-stale", "data-dial-stale": "" },
+    words("stale", { why: summarise(String(item.event.stale?.why), 300) })
+  );
+}
+function decisionControls(view, item, preview, destructive, draft, dry) {
   if (draft.open) {
     return [editor(
       view,
@@ -3148,13 +3286,20 @@ function refreshItem(view, item, { focusEditor, focusPath, focusSelector, focusA
   }
   target?.focus();
 }
+var BLOCK = 50;
 var drawnOrder = /* @__PURE__ */ new WeakMap();
+function blockAt(log, at) {
+  while (log.children.length <= at) log.append(h("div", { className: "dial-log-block" }));
+  return (
+    /** @type {HTMLElement} */
+    log.children[at]
+  );
+}
 function drawLog(view, log, items) {
   const { nodes } = view;
   const before = drawnOrder.get(log) || [];
   const order = [];
   const keep = /* @__PURE__ */ new Set();
-  let previous = null;
   let inPlace = true;
   for (const item of items) {
     keep.add(item.key);
@@ -3168,24 +3313,28 @@ function drawLog(view, log, items) {
     } else {
       entry.item = item;
     }
-    if (!inPlace || before[order.length] !== entry.node) {
-      const expected = previous ? previous.nextSibling : log.firstChild;
-      if (expected !== entry.node) {
-        log.insertBefore(entry.node, expected);
-        inPlace = false;
-      }
+    const at = order.length;
+    if (!inPlace || before[at] !== entry.node) {
+      inPlace = false;
+      const block = blockAt(log, Math.floor(at / BLOCK));
+      const expected = at % BLOCK === 0 ? block.firstChild : order[at - 1].nextSibling;
+      if (expected !== entry.node) block.insertBefore(entry.node, expected);
     }
     order.push(entry.node);
-    previous = entry.node;
   }
   drawnOrder.set(log, order);
-  if (keep.size === nodes.size) return;
-  for (const [key, entry] of nodes) {
-    if (!keep.has(key)) {
-      entry.node.remove();
-      nodes.delete(key);
+  const removed = keep.size !== nodes.size;
+  if (removed) {
+    for (const [key, entry] of nodes) {
+      if (!keep.has(key)) {
+        entry.node.remove();
+        nodes.delete(key);
+      }
     }
   }
+  if (inPlace && !removed) return;
+  const blocks = Math.ceil(order.length / BLOCK);
+  while (log.children.length > blocks) log.lastElementChild.remove();
 }
 function redraw(view, entry, item, sig) {
   const node = nodeFor(view, item);
@@ -3803,7 +3952,7 @@ async function keepUnsaved(model) {
 }
 
 // js/src/announce.js
-var KEEP = 4;
+var KEEP2 = 4;
 var FROM = (
   /** @type {{[kind: string]: string}} */
   { person: "You", inform: "Agent", delegate: "Hand-off" }
@@ -3835,7 +3984,7 @@ function announcer() {
       if (read.size !== entries.size) forget(entries);
       first = false;
       for (const line of lines) node.append(h("p", {}, line));
-      while (node.childNodes.length > KEEP) node.firstChild?.remove();
+      while (node.childNodes.length > KEEP2) node.firstChild?.remove();
       return lines;
     }
   };
@@ -4383,7 +4532,8 @@ function frame2(view, link) {
     header: h("div", { className: "dial-header" }),
     // not live itself: its entries are redrawn in place as they change; `announcer` says each
     // change once (a new entry, a card's new status)
-    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation" }),
+    // focusable: a keyboard scrolls it (axe: scrollable-region-focusable)
+    log: h("div", { className: "dial-log", role: "log", "aria-live": "off", "aria-label": "Conversation", tabindex: 0 }),
     announcer: announcer(),
     thinking: h(
       "div",
