@@ -134,6 +134,16 @@ def _check_call(node: ast.Call, columns: Sequence[str]) -> None:
         raise ExpressionError(f"{name}() takes {' or '.join(map(str, wanted))} argument(s)")
 
 
+def reads_columns(node: ast.AST) -> bool:
+    """Whether the parsed expression ``node`` reads a column (else it is a constant)."""
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Call):
+        return getattr(node.func, "id", None) == "col" or any(map(reads_columns, node.args))
+    return any(reads_columns(child) for child in ast.iter_child_nodes(node)
+               if isinstance(child, ast.expr))
+
+
 def evaluate(expression: str, frame: Any) -> Any:
     """The value of ``expression`` over the columns of the pandas DataFrame ``frame``."""
     tree = parse(expression, [str(column) for column in frame.columns])

@@ -221,6 +221,25 @@ class Revisions:
         return None
 
 
+class RevisionUndo:
+    """Undo of a change by its revision (``result["revision"]``), for a domain holding its
+    changes in ``_revisions`` and the code they kept in ``_steps`` by revision (the dataframes
+    and the tables domains)."""
+
+    _revisions: Revisions
+    _steps: dict[int, Any]
+
+    def _undo(self, payload: dict[str, Any], result: dict[str, Any]) -> None:
+        self._revisions.restore(result["revision"])
+        self._steps.pop(result["revision"], None)
+
+    def _undoable(self, payload: dict[str, Any], result: Any) -> bool | str:
+        revision = result.get("revision") if isinstance(result, dict) else None
+        if not isinstance(revision, int) or isinstance(revision, bool):
+            return "it cannot be undone"
+        return self._revisions.undoable(revision)
+
+
 @dataclass
 class _Change:
     before: dict[str, Any]  # each name's value before (or _MISSING)

@@ -47,17 +47,7 @@ def check_payload(frames: Mapping[str, Any], namespace: Mapping[str, Any],
         return
     name = payload["frame"]
     frame = frame_named(frames, name)
-    for field in ("columns", "by"):
-        if isinstance(payload.get(field), list):
-            for index, column in enumerate(payload[field]):
-                label(frame, column, f"{field}[{index}]", name)
-    for field in ("column", "x", "y"):
-        if field in payload and not (field == "column" and "expression" in payload):
-            label(frame, payload[field], field, name)
-    for index, condition in enumerate(payload.get("where", [])):
-        label(frame, condition["column"], f"where[{index}].column", name)
-    for index, aggregation in enumerate(payload.get("aggregations", [])):
-        label(frame, aggregation["column"], f"aggregations[{index}].column", name)
+    check_columns(frame, payload, name)
     if "expression" in payload:
         try:
             _expressions.parse(payload["expression"], [str(c) for c in frame.columns])
@@ -73,6 +63,22 @@ def check_payload(frames: Mapping[str, Any], namespace: Mapping[str, Any],
             field="kind", hint=f"a bar chart shows at most {MAX_BARS} bars: "
             "group-aggregate or filter the frame first",
         )
+
+
+def check_columns(frame: Any, payload: Payload, name: str) -> None:
+    """Every field of ``payload`` that names a column names one of ``frame`` (a pandas frame,
+    or an Ibis table: ``label`` reads both), else ``ActionError`` with the closest name."""
+    for field in ("columns", "by"):
+        if isinstance(payload.get(field), list):
+            for index, column in enumerate(payload[field]):
+                label(frame, column, f"{field}[{index}]", name)
+    for field in ("column", "x", "y"):
+        if field in payload and not (field == "column" and "expression" in payload):
+            label(frame, payload[field], field, name)
+    for index, condition in enumerate(payload.get("where", [])):
+        label(frame, condition["column"], f"where[{index}].column", name)
+    for index, aggregation in enumerate(payload.get("aggregations", [])):
+        label(frame, aggregation["column"], f"aggregations[{index}].column", name)
 
 
 def check_renames(frame: Any, renames: dict[str, str], frame_name: str) -> None:

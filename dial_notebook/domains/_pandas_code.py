@@ -222,7 +222,7 @@ def _expression(node: ast.AST, frame: Any, ref: str) -> tuple[str, int]:
     parts without columns are computed here and written as their value (so ``2 ** 600`` is
     the run's float, not a huge integer), columns are ``ref["name"]``, ``abs`` and ``round``
     the methods the built-ins call, and the other functions numpy's."""
-    if not _reads_columns(node):
+    if not _expressions.reads_columns(node):
         value = _expressions._value(node, frame)
         code, precedence = _literal(value)
         if code is not None:
@@ -267,13 +267,6 @@ def _expression(node: ast.AST, frame: Any, ref: str) -> tuple[str, int]:
         f"'{ast.unparse(node)}' is not allowed: use {_expressions.ALLOWED}")
 
 
-def _reads_columns(node: ast.AST) -> bool:
-    if isinstance(node, ast.Name):
-        return True
-    if isinstance(node, ast.Call):
-        return getattr(node.func, "id", None) == "col" or any(map(_reads_columns, node.args))
-    return any(_reads_columns(child) for child in ast.iter_child_nodes(node)
-               if isinstance(child, ast.expr))
 
 
 def _wrapped(part: tuple[str, int], tightest: int) -> str:

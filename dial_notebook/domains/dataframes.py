@@ -64,7 +64,7 @@ from . import _frames_changes as change
 from . import _pandas_code
 from ._charts import chart, not_drawn, vegalite_spec
 from ._errors import ActionError
-from ._frames import Revisions, describe_frame, frame_version, require_pandas, table
+from ._frames import Revisions, RevisionUndo, describe_frame, frame_version, require_pandas, table
 from ._frames_checks import check_payload, frame_named
 from ._frames_previews import (
     preview_add,
@@ -84,7 +84,7 @@ __all__ = ["SCHEMAS", "DataFramesDomain"]
 Payload = dict[str, Any]
 
 
-class DataFramesDomain(SchemaDomain):
+class DataFramesDomain(RevisionUndo, SchemaDomain):
     """EDA over the pandas DataFrames of a namespace.
 
     Args:
@@ -304,16 +304,6 @@ class DataFramesDomain(SchemaDomain):
             "frame": name, "rows": len(made), "columns": [str(c) for c in made.columns],
             "revision": revision, "code": code,
         }
-
-    def _undo(self, payload: Payload, result: dict[str, Any]) -> None:
-        self._revisions.restore(result["revision"])
-        self._steps.pop(result["revision"], None)
-
-    def _undoable(self, payload: Payload, result: Any) -> bool | str:
-        revision = result.get("revision") if isinstance(result, dict) else None
-        if not isinstance(revision, int) or isinstance(revision, bool):
-            return "it cannot be undone"
-        return self._revisions.undoable(revision)
 
     # The code of a change, and of them all
     def code(self, action: str | None = None, payload: Any = None) -> str | None:

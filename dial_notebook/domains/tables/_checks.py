@@ -20,8 +20,8 @@ from typing import Any
 
 from .. import _expressions
 from .._errors import ActionError
-from .._frames_changes import expression_error, label
-from .._frames_checks import check_renames
+from .._frames_changes import expression_error
+from .._frames_checks import check_columns, check_renames
 from .._phrasing import did_you_mean, show
 from ._changes import filtered, grouped
 from ._ibis_expressions import translate
@@ -47,17 +47,7 @@ def check_payload(tables: Mapping[str, Any], payload: Payload) -> None:
         return
     name = payload["frame"]
     table = table_named(tables, name)
-    for field in ("columns", "by"):
-        if isinstance(payload.get(field), list):
-            for index, column in enumerate(payload[field]):
-                label(table, column, f"{field}[{index}]", name)
-    for field in ("column", "x", "y"):
-        if field in payload and not (field == "column" and "expression" in payload):
-            label(table, payload[field], field, name)
-    for index, condition in enumerate(payload.get("where", [])):
-        label(table, condition["column"], f"where[{index}].column", name)
-    for index, aggregation in enumerate(payload.get("aggregations", [])):
-        label(table, aggregation["column"], f"aggregations[{index}].column", name)
+    check_columns(table, payload, name)
     if "expression" in payload:
         try:
             translate(payload["expression"], table, name)

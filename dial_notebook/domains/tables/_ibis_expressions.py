@@ -78,7 +78,7 @@ def translate(expression: str, table: Any, ref: str) -> Pair:
 
 
 def _translate(node: ast.AST, table: Any, ref: str) -> Pair:
-    if not _reads_columns(node):
+    if not _expressions.reads_columns(node):
         value = _expressions._value(node, None)
         if hasattr(value, "item") and not isinstance(value, str):
             value = value.item()  # a numpy number (sqrt(4)) as a Python one
@@ -142,13 +142,6 @@ def _call(node: ast.Call, name: str, table: Any, ref: str) -> Pair:
     return value, written
 
 
-def _reads_columns(node: ast.AST) -> bool:
-    if isinstance(node, ast.Name):
-        return True
-    if isinstance(node, ast.Call):
-        return getattr(node.func, "id", None) == "col" or any(map(_reads_columns, node.args))
-    return any(_reads_columns(child) for child in ast.iter_child_nodes(node)
-               if isinstance(child, ast.expr))
 
 
 def _require_numbers(value: Any, node: ast.AST) -> None:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _frames_previews as previews
-from .._frames import Revisions
+from .._frames import Revisions, RevisionUndo
 from .._frames_schemas import SCHEMAS
 from .._schema_domain import SchemaDomain
 from . import _reads
@@ -62,7 +62,7 @@ Payload = dict[str, Any]
 TO_PANDAS_SECONDS = 86_400.0
 
 
-class TablesDomain(SchemaDomain):
+class TablesDomain(RevisionUndo, SchemaDomain):
     """EDA over tables of any size (Parquet, CSV, frames, any Ibis backend), through Ibis.
 
     Args:
@@ -324,16 +324,6 @@ class TablesDomain(SchemaDomain):
         elif grouped is not None:
             result["table"] = grouped
         return result
-
-    def _undo(self, payload: Payload, result: dict[str, Any]) -> None:
-        self._revisions.restore(result["revision"])
-        self._steps.pop(result["revision"], None)
-
-    def _undoable(self, payload: Payload, result: Any) -> bool | str:
-        revision = result.get("revision") if isinstance(result, dict) else None
-        if not isinstance(revision, int) or isinstance(revision, bool):
-            return "it cannot be undone"
-        return self._revisions.undoable(revision)
 
     # Before a change runs
 
