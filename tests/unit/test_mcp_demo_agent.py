@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +23,8 @@ from dial_notebook.dial import parse
 from dial_notebook.domains import SchemaDomain
 from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import Conversation, scripted_human
+
+from ..git_repo import git, scratch_repo
 
 REPO = {"type": "string", "title": "Repo Path"}
 FILES = {"type": "array", "items": {"type": "string"}, "minItems": 1, "title": "Files"}
@@ -223,23 +224,9 @@ def test_the_committed_mcp_notebook_is_what_its_script_writes():
 
 # -- the real mcp-server-git -----------------------------------------------------------------
 
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                          text=True).stdout
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "person@example.com")
-    git(repo, "config", "user.name", "Person")
-    (repo / "README.md").write_text("scratch\n")
-    git(repo, "add", "README.md")
-    git(repo, "commit", "-q", "-m", "first")
-    (repo / "notes.txt").write_text("buy milk\n")
-    return repo
+    return scratch_repo(tmp_path, ("README.md", "scratch\n"), ("notes.txt", "buy milk\n"))
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ read-only tools run at once once trusted; adds and commits are cards the person 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,28 +12,16 @@ import pytest
 from dial_notebook.domains.mcp import McpDomain
 from dial_notebook.runtime import Conversation, scripted_human
 
+from ..git_repo import git, scratch_repo
+
 pytestmark = pytest.mark.server
 
 GIT_SERVER = str(Path(sys.executable).with_name("mcp-server-git"))
 
 
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                          text=True).stdout
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "person@example.com")
-    git(repo, "config", "user.name", "Person")
-    (repo / "notes.txt").write_text("first\n")
-    git(repo, "add", "notes.txt")
-    git(repo, "commit", "-q", "-m", "first")
-    (repo / "todo.txt").write_text("buy milk\n")
-    return repo
+    return scratch_repo(tmp_path, ("notes.txt", "first\n"), ("todo.txt", "buy milk\n"))
 
 
 @pytest.fixture
