@@ -49,7 +49,7 @@ from dial_notebook._files import write_atomically
 from ._items import transcript_items
 from ._static_css import PAGE_CSS, STATIC_CSS
 from ._static_log import context_panel, draw
-from ._static_text import esc, text_html
+from ._static_text import JSON_CHARS, NOTEBOOK_WIRE_CHARS, esc, text_html
 from ._static_values import Budget
 from ._wordings import STATUS_LABEL
 
@@ -63,12 +63,15 @@ LOG_CHARS = 24_000_000
 # ---- the two public renderings ------------------------------------------------------------------
 
 def conversation_html(entries: Iterable[Any], *, title: str = "",
-                      pending: Mapping[str, Any] | None = None) -> str:
+                      pending: Mapping[str, Any] | None = None,
+                      wire_chars: int = NOTEBOOK_WIRE_CHARS) -> str:
     """The conversation as an HTML fragment: one ``<div class="dial-static">`` holding a scoped
     ``<style>`` and the conversation, read-only; no script, no link, nothing fetched.
 
     ``entries`` is a ChatWidget's ``transcript`` (the runtime's events and the widget's own
-    entries); ``pending`` its ``pending`` trait (a card or question waiting for the person).
+    entries); ``pending`` its ``pending`` trait (a card or question waiting for the person);
+    ``wire_chars`` how much of each turn's wire text (what the agent received, its reply) is
+    shown: the notebook's copy shows the start of each, an export (``JSON_CHARS``) more.
 
         >>> fragment = conversation_html([{"type": "person", "text": "hi <b>"}], title="Notes")
         >>> fragment.startswith('<div class="dial-static"')
@@ -77,7 +80,7 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
         True
     """
     listed = list(entries) if not isinstance(entries, list) else entries
-    budget = Budget()
+    budget = Budget(wire=wire_chars)
     items = transcript_items(listed, pending if isinstance(pending, Mapping) else {})
     drawn = [draw(item, budget) for item in items]
     kept, size = len(drawn), 0
@@ -131,7 +134,8 @@ def export_document(entries: Iterable[Any], *, title: str = "",
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
         '<meta name="referrer" content="no-referrer">\n'
         f"<title>{heading}</title>\n<style>{PAGE_CSS}</style>\n</head>\n<body>\n"
-        f"<main>{conversation_html(entries, title=title, pending=pending)}</main>\n"
+        f"<main>{conversation_html(entries, title=title, pending=pending, wire_chars=JSON_CHARS)}"
+        "</main>\n"
         "</body>\n</html>\n"
     )
 

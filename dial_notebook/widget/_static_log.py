@@ -34,6 +34,7 @@ from ._static_text import (
     json_text,
     summarise,
     text_html,
+    text_only,
 )
 from ._static_values import (
     Budget,
@@ -199,14 +200,14 @@ def _phatic(item: Item, _budget: Budget) -> str:
     return f'<div class="dial-signal dial-phatic">Agent signal: {text_html(signal, 100)}</div>'
 
 
-def _wire(item: Item, _budget: Budget) -> str:
+def _wire(item: Item, budget: Budget) -> str:
     """Under each turn, collapsed: the exact text the agent received, and its reply."""
     sent, reply = item.event, item.outcome
     turn = js_string(sent.get("turn")) if sent.get("turn") is not None else "?"
     parts = []
     if isinstance(sent.get("message"), str):
         parts.append('<div class="dial-wire-label">Sent to the agent</div>'
-                     + _wire_text(sent["message"]))
+                     + _wire_text(sent["message"], budget.wire))
     if reply is not None and reply.get("type") == "reply":
         note = ""
         if reply.get("truncated"):
@@ -214,19 +215,23 @@ def _wire(item: Item, _budget: Budget) -> str:
             size = f"{chars:,}" if isinstance(chars, int) else js_string(chars)
             note = f" (its first part: the reply was {esc(size)} characters long)"
         parts.append(f'<div class="dial-wire-label">The agent&#x27;s reply{note}</div>'
-                     + _wire_text(as_string(reply.get("text"))))
+                     + _wire_text(as_string(reply.get("text")), budget.wire))
     elif reply is not None:
         parts.append('<div class="dial-wire-label">No reply</div>')
     return details_html(f"Turn {turn}: what the agent received and replied", "".join(parts),
                     "dial-wire")
 
 
-def _wire_text(text: str) -> str:
-    """The text exactly (escaped); hidden characters in it are named above it, not replaced."""
-    hidden = hidden_characters(text[:JSON_CHARS])
+def _wire_text(text: str, limit: int) -> str:
+    """The text exactly (escaped) up to ``limit`` characters, the rest said; hidden characters
+    in it are named above it, not replaced."""
+    shown, more = (text, 0) if len(text) <= limit else (text[:limit], len(text) - limit)
+    hidden = hidden_characters(shown)
     note = (f'<div class="dial-wire-hidden">Holds hidden characters: {esc(", ".join(hidden[:20]))}'
             "</div>" if hidden else "")
-    return f'{note}<pre class="dial-wire-text">{text_html(text, JSON_CHARS, exact=True)}</pre>'
+    rest = (f'<span class="dial-clipped">… {more:,} more characters not shown here: the '
+            "session file and chat.export_html() hold the whole text</span>" if more else "")
+    return f'{note}<pre class="dial-wire-text">{text_only(shown)}{rest}</pre>'
 
 
 def _unknown(item: Item, _budget: Budget) -> str:

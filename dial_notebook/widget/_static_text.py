@@ -21,8 +21,13 @@ from dial_notebook.dial import HIDDEN_CHARACTERS as HIDDEN
 
 #: Characters of one text shown (prose, a preview, an answer …); the rest is clipped, said so.
 TEXT_CHARS = 20_000
-#: Characters of one JSON block (a payload, a result) and of each wire text (sent, reply).
+#: Characters of one JSON block (a payload, a result) and of each wire text (sent, reply) in an
+#: export.
 JSON_CHARS = 20_000
+#: Characters of each wire text in the notebook's copy: the median turn's whole text (the long
+#: ones are outcomes' declares, a chart's data included, which made the copy twice the session
+#: file); the session file and an export hold them whole.
+NOTEBOOK_WIRE_CHARS = 1_200
 #: Characters of one command: shown whole up to this (a longer one says how much is not shown).
 COMMAND_CHARS = 200_000
 #: Items of a list or card list, options of a question.
@@ -44,6 +49,12 @@ def as_string(value: Any) -> str:
 def clip(value: Any, limit: int) -> str:
     text = as_string(value)
     return text if len(text) <= limit else text[:limit]
+
+
+def text_only(value: str) -> str:
+    """``value`` escaped for an element's text, not an attribute: ``&`` and ``<`` (and ``>``),
+    quotes left as they are (a wire text is full of them: six characters each, escaped)."""
+    return html.escape(value, quote=False)
 
 
 def clipped_note(more: int) -> str:

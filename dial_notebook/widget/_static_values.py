@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from ._static_text import (
     CARD_ITEMS,
+    NOTEBOOK_WIRE_CHARS,
     as_list,
     as_string,
     cell_text,
@@ -53,9 +54,11 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 @dataclass
 class Budget:
-    """What one rendering may still spend: characters of inline images."""
+    """What one rendering may still spend: characters of inline images; and how much of each
+    wire text it shows (the notebook's copy: ``NOTEBOOK_WIRE_CHARS``; an export: more)."""
 
     images: int = IMAGES_CHARS
+    wire: int = NOTEBOOK_WIRE_CHARS
 
 
 def result_nodes(result: Any, budget: Budget) -> list[str]:

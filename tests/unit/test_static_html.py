@@ -28,6 +28,7 @@ from dial_notebook.widget._static import (
     write_document,
 )
 from dial_notebook.widget._static_output import StaticOutput
+from dial_notebook.widget._static_text import NOTEBOOK_WIRE_CHARS
 
 FIXTURE = Path(__file__).resolve().parents[2] / "js" / "test" / "fixtures" / "transcript.json"
 
@@ -281,14 +282,20 @@ def test_every_entry_kind_of_the_contract_transcript_is_drawn(fixture):
     assert "mood" in tree.find_class("dial-context")[0].text_content()
     assert "Hand-off to billing (refund)" in tree.find_class("dial-delegate")[0].text_content()
     assert "Agent signal: typing" in text
-    # under each turn, collapsed: exactly what the agent received, and its reply
+    # under each turn, collapsed: exactly what the agent received, and its reply (the start
+    # of each, in a notebook's copy: test_static_wire.py)
     wires = tree.find_class("dial-wire")
     assert all(w.tag == "details" and w.get("open") is None for w in wires)
     received = [w.find_class("dial-wire-text")[0].text_content() for w in wires]
-    assert received == [e["message"] for e in fixture if e["type"] == "sent"]
+    messages = [e["message"] for e in fixture if e["type"] == "sent"]
+    assert len(received) == len(messages)
+    for shown, message in zip(received, messages, strict=True):
+        assert shown == message if len(message) <= NOTEBOOK_WIRE_CHARS else (
+            shown.startswith(message[:NOTEBOOK_WIRE_CHARS]) and "more characters" in shown)
     replied = [w.find_class("dial-wire-text")[1].text_content() for w in wires
                if len(w.find_class("dial-wire-text")) > 1]
-    exact = [e["text"] for e in fixture if e["type"] == "reply" and len(e["text"]) < 20_000]
+    exact = [e["text"] for e in fixture
+             if e["type"] == "reply" and len(e["text"]) <= NOTEBOOK_WIRE_CHARS]
     assert set(exact) <= set(replied)  # exactly as it came, hidden characters and all …
     assert "Holds hidden characters: U+2067" in text  # … which are named above it
     # the 4 MB reply, of which the transcript keeps the beginning, says so
