@@ -24,6 +24,7 @@ const PROBE = "_dial_unsaved";
  * @typedef {{
  *   get: (key: string) => unknown, unset: (key: string, options?: object) => unknown,
  *   get_state: (dropDefaults?: boolean) => {[key: string]: unknown},
+ *   comm?: unknown, comm_live?: boolean,
  * }} ManagerModel
  */
 
@@ -45,16 +46,16 @@ export function leaveOut(backbone, keys) {
 }
 
 /**
- * The transcript of `model` left out of the widget state its manager saves, once the manager's
- * model behind it is found (none found, an old manager: saved as before).
- * @param {Model} model  anywidget's model (a proxy of the manager's)
- * @returns {Promise<boolean>} whether it was found
+ * The widget manager's model behind anywidget's `model` (a proxy of it), found by a probe value
+ * set on it a moment; null when none is found (an old manager, no `_models`).
+ * @param {Model} model
+ * @returns {Promise<ManagerModel | null>}
  */
-export async function keepUnsaved(model) {
+export async function managerModel(model) {
   const manager = /** @type {{widget_manager?: {_models?: {[id: string]: Promise<unknown>}}}} */ (
     /** @type {unknown} */ (model)).widget_manager;
   const models = manager && manager._models;
-  if (!models) return false;
+  if (!models) return null;
   const token = `${Date.now()}:${Math.random()}`;
   /** @type {any} */ (model).set(PROBE, token);
   const settled = await Promise.allSettled(Object.values(models));
@@ -63,10 +64,22 @@ export async function keepUnsaved(model) {
       && (/** @type {any} */ (one)).get(PROBE) === token);
   if (!found) {
     /** @type {any} */ (model).set(PROBE, undefined); // nothing of the probe is saved
-    return false;
+    return null;
   }
   const backbone = /** @type {ManagerModel} */ (found);
   backbone.unset(PROBE, { silent: true });
+  return backbone;
+}
+
+/**
+ * The transcript of `model` left out of the widget state its manager saves, once the manager's
+ * model behind it is found (none found, an old manager: saved as before).
+ * @param {Model} model  anywidget's model (a proxy of the manager's)
+ * @returns {Promise<boolean>} whether it was found
+ */
+export async function keepUnsaved(model) {
+  const backbone = await managerModel(model);
+  if (!backbone) return false;
   leaveOut(backbone, [...UNSAVED, PROBE]);
   return true;
 }

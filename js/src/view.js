@@ -22,6 +22,7 @@
 // Nothing here decides a rule of the conversation: the kernel says what is pending, what ran
 // and what the agent is doing; the view draws it and sends the person's clicks.
 
+import { markArriving } from "./arriving.js";
 import { agentSignal, contextOf, itemsOf } from "./items.js";
 import { button, h, redrawOnChange } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
@@ -76,8 +77,10 @@ export function render({ model: connected, el }) {
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
   const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
+  const stopArriving = markArriving(connected, chat.root); // the copy after it waits (chat.css)
   update(chat);
   return () => {
+    stopArriving();
     stopRedrawing();
     stopProbing();
     stopStreaming();

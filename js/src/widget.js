@@ -19,6 +19,7 @@
 //   live.js      appends to the transcript (once per model), the reply being streamed
 //   unsaved.js   the transcript left out of the widget state a notebook saves (the static copy
 //                holds it)
+//   arriving.js  the static copy after the widget kept hidden while the conversation arrives
 //   view.js      the frame, composer, context panel, streamed bubble
 //   link.js      the link to the kernel: a send dropped once it is gone, the ping, "not connected"
 //   log.js       one node per item, redrawn when its signature changes; each drawn lazily

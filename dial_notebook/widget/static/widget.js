@@ -3922,14 +3922,14 @@ function leaveOut(backbone, keys) {
     return state;
   };
 }
-async function keepUnsaved(model) {
+async function managerModel(model) {
   const manager = (
     /** @type {{widget_manager?: {_models?: {[id: string]: Promise<unknown>}}}} */
     /** @type {unknown} */
     model.widget_manager
   );
   const models = manager && manager._models;
-  if (!models) return false;
+  if (!models) return null;
   const token = `${Date.now()}:${Math.random()}`;
   model.set(PROBE, token);
   const settled = await Promise.allSettled(Object.values(models));
@@ -3940,15 +3940,60 @@ async function keepUnsaved(model) {
   );
   if (!found) {
     model.set(PROBE, void 0);
-    return false;
+    return null;
   }
   const backbone = (
     /** @type {ManagerModel} */
     found
   );
   backbone.unset(PROBE, { silent: true });
+  return backbone;
+}
+async function keepUnsaved(model) {
+  const backbone = await managerModel(model);
+  if (!backbone) return false;
   leaveOut(backbone, [...UNSAVED, PROBE]);
   return true;
+}
+
+// js/src/arriving.js
+var ARRIVING = "data-dial-arriving";
+var ARRIVING_MS = 6e3;
+async function commLive(model) {
+  const backbone = await managerModel(model);
+  if (!backbone) return true;
+  return backbone.comm !== void 0 && backbone.comm !== null && backbone.comm_live !== false;
+}
+function markArriving(model, root, { wait = ARRIVING_MS, live = commLive } = {}) {
+  const events = (
+    /** @type {unknown[] | undefined} */
+    model.get("transcript")
+  );
+  if (Array.isArray(events) && events.length) return () => {
+  };
+  let done = false;
+  let timer = void 0;
+  const arrived = () => {
+    if (done) return;
+    done = true;
+    root.removeAttribute(ARRIVING);
+    model.off("change:transcript", onTranscript);
+    if (timer !== void 0) clearTimeout(timer);
+  };
+  const onTranscript = () => {
+    const now = (
+      /** @type {unknown[] | undefined} */
+      model.get("transcript")
+    );
+    if (Array.isArray(now) && now.length) setTimeout(arrived, 0);
+  };
+  root.setAttribute(ARRIVING, "");
+  model.on("change:transcript", onTranscript);
+  timer = setTimeout(arrived, wait);
+  live(model).then((yes) => {
+    if (!yes) arrived();
+  }, arrived);
+  return arrived;
 }
 
 // js/src/announce.js
@@ -4500,8 +4545,10 @@ function render2({ model: connected, el }) {
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
   const stopRedrawing = redrawOnChange(model, TRAITS2, () => update2(chat));
+  const stopArriving = markArriving(connected, chat.root);
   update2(chat);
   return () => {
+    stopArriving();
     stopRedrawing();
     stopProbing();
     stopStreaming();
