@@ -45,6 +45,9 @@ import { summarise } from "./text.js";
 /** @typedef {import("./live.js").Stream} Stream */
 /** @typedef {import("./state.js").ViewState} ViewState */
 
+/** The root's attribute while its log shows something (markFilled). */
+export const FILLED = "data-dial-filled";
+
 const TRAITS = ["change:transcript", "change:pending", "change:thinking", "change:running", "change:schemas", "change:title",
   "change:queued", "change:usage", "change:code", "change:undoable", "change:rules", "change:untrusted"];
 
@@ -258,6 +261,20 @@ function drawFooter(chat) {
 }
 
 /**
+ * The root says whether its log shows anything (`data-dial-filled`): chat.css hides the static
+ * copy after the widget then. An attribute of the root, not `:has(.dial-log > *)`, which made
+ * the page look through the whole copy (thousands of nodes) again at each entry added.
+ * @param {HTMLElement} root
+ * @param {HTMLElement} log
+ */
+function markFilled(root, log) {
+  const filled = log.children.length > 0;
+  if (root.hasAttribute(FILLED) === filled) return;
+  if (filled) root.setAttribute(FILLED, "");
+  else root.removeAttribute(FILLED);
+}
+
+/**
  * Everything drawn from the traits, now.
  * @param {Chat} chat
  */
@@ -277,6 +294,7 @@ function update(chat) {
     view.undoing.clear(); // an Undo clicked has been answered (or something else happened)
   }
   drawLog(view, log, itemsOf(transcript, pending));
+  markFilled(root, log);
   chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;

@@ -61,3 +61,16 @@ test("stopping (the view disposed) removes the listener and the timer", async ()
   assert.equal(el.hasAttribute(ARRIVING), false);
   model.set("transcript", [{ type: "person", text: "hi" }]); // no listener left to throw
 });
+
+test("the view's root says when its log shows something (the copy after it is hidden then)", async () => {
+  const { install } = await import("./dom-shim.mjs");
+  install();
+  const { render, FILLED } = await import("../src/view.js");
+  const { mounted } = await import("./model-double.mjs");
+  const widget = mounted(render, {});
+  const root = widget.el.querySelector("[data-dial-root]");
+  assert.equal(root.hasAttribute(FILLED), false);
+  await widget.set("transcript", [{ type: "person", text: "hi" }]);
+  assert.equal(root.hasAttribute(FILLED), true);
+  widget.dispose();
+});

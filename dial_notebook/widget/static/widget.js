@@ -4520,6 +4520,7 @@ function choiceGroup(p, question, draft, other, { name, legendId }) {
 }
 
 // js/src/view.js
+var FILLED = "data-dial-filled";
 var TRAITS2 = [
   "change:transcript",
   "change:pending",
@@ -4728,6 +4729,12 @@ function drawFooter(chat) {
   }
   chat.usage.textContent = parts.join(" · ");
 }
+function markFilled(root, log) {
+  const filled = log.children.length > 0;
+  if (root.hasAttribute(FILLED) === filled) return;
+  if (filled) root.setAttribute(FILLED, "");
+  else root.removeAttribute(FILLED);
+}
 function update2(chat) {
   const { view, log, root } = chat;
   const { model } = view;
@@ -4749,6 +4756,7 @@ function update2(chat) {
     view.undoing.clear();
   }
   drawLog(view, log, itemsOf(transcript, pending));
+  markFilled(root, log);
   chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);
   const signal = model.get("running") ? agentSignal(transcript) : null;
