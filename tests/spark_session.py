@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,9 @@ import pytest
 #: Only the log lines of a failure: Spark's own chatter (task warnings, a cancelled job's
 #: stack traces) is not a test's output.
 LOG_LEVEL = "OFF"
-#: Spark's log configuration from the JVM's start: errors only (no start-up warnings).
+#: Spark's log configuration from the JVM's start: errors only (no start-up warnings). The
+#: logger of PySpark's gateway (a "shell" to Spark) has the root's level too, so that Spark
+#: does not print "Setting default log level to "WARN"" as it starts.
 QUIET_LOG4J = """\
 rootLogger.level = error
 rootLogger.appenderRef.stderr.ref = stderr
@@ -28,6 +31,8 @@ appender.stderr.name = stderr
 appender.stderr.target = SYSTEM_ERR
 appender.stderr.layout.type = PatternLayout
 appender.stderr.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
+logger.shell.name = org.apache.spark.api.python.PythonGatewayServer
+logger.shell.level = error
 """
 
 
@@ -35,11 +40,20 @@ appender.stderr.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
 def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The run's local SparkSession (its scratch, warehouse and Derby files in a folder of
     the run's temporary folder)."""
+    session = start(tmp_path_factory.mktemp("spark"))
+    try:
+        yield session
+    finally:
+        session.stop()
+
+
+def start(folder: Path) -> Any:
+    """A local SparkSession as the tier's (quiet, no UI, ``local[2]``), its files in ``folder``
+    (also what a test's own fresh process starts, to see a cold Spark)."""
     from pyspark.sql import SparkSession
 
-    folder = tmp_path_factory.mktemp("spark")
     scratch, warehouse = folder / "scratch", folder / "warehouse"
-    scratch.mkdir()
+    scratch.mkdir(exist_ok=True)
     logging = folder / "log4j2.properties"  # quiet from the JVM's start (before setLogLevel)
     logging.write_text(QUIET_LOG4J)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -56,7 +70,4 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
                        f"-Dlog4j2.configurationFile={logging.as_uri()}")
                .getOrCreate())
     session.sparkContext.setLogLevel(LOG_LEVEL)
-    try:
-        yield session
-    finally:
-        session.stop()
+    return session

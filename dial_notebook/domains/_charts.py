@@ -61,6 +61,54 @@ def not_drawn() -> dict[str, Any]:
 
 def chart(frame: Any, *, kind: str, x: str, y: str | None, title: str, bins: int) -> dict[str, Any]:
     """The chart of ``frame`` as ``{"media": [{"src", "alt"}]}``."""
+    if kind == "hist":
+        import numpy
+
+        try:
+            values = frame[x].dropna().to_numpy(dtype=float)
+        except (TypeError, ValueError):  # dates, text: matplotlib's own bins of them, below
+            values = None
+        if values is not None:
+            counts, edges = numpy.histogram(values, bins=bins) if values.size else ([], [])
+            return histogram(list(edges), list(counts), x=x, title=title)
+    if kind == "scatter" and len(frame) > MAX_POINTS:
+        frame = frame.sample(n=MAX_POINTS, random_state=0)
+    figure, axes = _figure()
+    if kind == "hist":
+        axes.hist(frame[x].dropna(), bins=bins)
+        axes.set_ylabel("count")
+        return _png(figure, axes, x, title or f"Histogram of {x}")
+    if kind == "bar":
+        axes.bar(frame[x].astype(str), frame[y])
+        axes.tick_params(axis="x", labelrotation=45)
+        alt = f"Bar chart of {y} by {x}"
+    elif kind == "scatter":
+        axes.scatter(frame[x], frame[y], s=12, alpha=0.7)
+        alt = f"Scatter of {y} against {x}"
+    else:
+        axes.plot(frame[x], frame[y])
+        alt = f"Line chart of {y} against {x}"
+    axes.set_ylabel(str(y))
+    return _png(figure, axes, x, title or alt)
+
+
+def histogram(edges: list[float], counts: list[int], *, x: str, title: str) -> dict[str, Any]:
+    """The PNG of a histogram from its bins, ready (``edges``: one more than ``counts``; none
+    for a column without values): the frames' numpy bins, or the bins an engine counted
+    (``tables/_engine_charts.py``).
+
+        >>> histogram([0.0, 1.0, 2.0], [3, 5], x="units", title="")["media"][0]["alt"]
+        'Histogram of units'
+    """
+    figure, axes = _figure()
+    if len(counts):
+        axes.hist(list(edges[:-1]), bins=list(edges), weights=list(counts))
+    axes.set_ylabel("count")
+    return _png(figure, axes, x, title or f"Histogram of {x}")
+
+
+def _figure() -> tuple[Any, Any]:
+    """A figure on the Agg canvas (no pyplot) and its axes."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -68,34 +116,19 @@ def chart(frame: Any, *, kind: str, x: str, y: str | None, title: str, bins: int
         raise ActionError(
             "plotting needs matplotlib", code="missing-dependency", hint=INSTALL
         ) from None
-    if kind == "scatter" and len(frame) > MAX_POINTS:
-        frame = frame.sample(n=MAX_POINTS, random_state=0)
     figure = Figure(figsize=(6.4, 4.0), dpi=80, layout="constrained")
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    if kind == "hist":
-        axes.hist(frame[x].dropna(), bins=bins)
-        axes.set_ylabel("count")
-        alt = f"Histogram of {x}"
-    elif kind == "bar":
-        axes.bar(frame[x].astype(str), frame[y])
-        axes.tick_params(axis="x", labelrotation=45)
-        axes.set_ylabel(str(y))
-        alt = f"Bar chart of {y} by {x}"
-    elif kind == "scatter":
-        axes.scatter(frame[x], frame[y], s=12, alpha=0.7)
-        axes.set_ylabel(str(y))
-        alt = f"Scatter of {y} against {x}"
-    else:
-        axes.plot(frame[x], frame[y])
-        axes.set_ylabel(str(y))
-        alt = f"Line chart of {y} against {x}"
+    return figure, figure.add_subplot()
+
+
+def _png(figure: Any, axes: Any, x: str, alt: str) -> dict[str, Any]:
+    """The figure, its x axis named and ``alt`` its title, as a PNG data URL."""
     axes.set_xlabel(str(x))
-    axes.set_title(title or alt)
+    axes.set_title(alt)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return {"media": [{"src": f"data:image/png;base64,{encoded}", "alt": title or alt}]}
+    return {"media": [{"src": f"data:image/png;base64,{encoded}", "alt": alt}]}
 
 
 def vegalite_spec(frame: Any, x: str, y: str | None = None, kind: str = "line", *,

@@ -6,8 +6,7 @@ values only (NaN and NaT become null, timestamps ISO strings), at most ``MAX_ROW
 
 ``Revisions`` changes variables in a namespace so that each change can be taken back exactly:
 the previous object itself is put back, so equality, dtypes and index are those of before.
-``frame_version`` is a short token of what a name holds, for the check of a proposal made
-before it changed (runtime/_stale.py).
+(A frame's version, for stale proposals: ``_frames_version``.)
 
     >>> namespace = {"df": "old"}
     >>> revisions = Revisions(namespace)
@@ -19,7 +18,6 @@ before it changed (runtime/_stale.py).
 from __future__ import annotations
 
 import datetime
-import hashlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,11 +28,6 @@ from ._errors import ActionError
 #: Most rows a table result carries (the widget and the agent both read it).
 MAX_ROWS = 50
 INSTALL = "pip install dial-notebook[data]"
-#: Rows hashed at each end of a frame for its version, and columns at each side (fewer rows
-#: for a wide one: at most ``_HASHED_CELLS`` cells in all), so a version costs milliseconds.
-VERSION_ROWS = 1_000
-VERSION_COLUMNS = 50
-_HASHED_CELLS = 100_000
 
 _MISSING = object()
 
@@ -85,43 +78,6 @@ def describe_frame(name: str, frame: Any, *, max_columns: int = 20) -> str:
     more = f", +{frame.shape[1] - max_columns} more" if frame.shape[1] > max_columns else ""
     rows, columns = frame.shape
     return f"{name}: {rows} rows × {columns} columns: {', '.join(parts)}{more}"
-
-
-def frame_version(namespace: dict[str, Any], name: str, made_by: int | None) -> str:
-    """A short token of what ``name`` holds: another object bound to it (the object's
-    identity, and ``made_by``, the domain's latest change to it, so an id used again is not
-    the same), or the frame changed in place (its shape, column names and types, and a hash
-    of its first and last ``VERSION_ROWS`` rows, of its first and last ``VERSION_COLUMNS``
-    columns) give another token. A change in place to the rows between those (or, in a wide
-    frame, to the columns between), keeping shape, names and types, is not seen.
-
-        >>> import pandas as pd
-        >>> frame = pd.DataFrame({"a": [1, 2]})
-        >>> before = frame_version({"df": frame}, "df", None)
-        >>> frame.loc[1, "a"] = 5
-        >>> frame_version({"df": frame}, "df", None) == before
-        False
-    """
-    pd = require_pandas()
-    frame = value = namespace.get(name, _MISSING)
-    if value is _MISSING:
-        return "absent"
-    if not isinstance(value, pd.DataFrame):
-        return f"not a frame: {type(value).__name__} {id(value)}"
-    rows, columns = value.shape
-    hashed = min(columns, 2 * VERSION_COLUMNS)
-    ends = max(1, min(VERSION_ROWS, _HASHED_CELLS // (2 * max(1, hashed))))
-    digest = hashlib.blake2b(digest_size=12)
-    types = [t.str if type(t).__module__ == "numpy" else str(t) for t in frame.dtypes]
-    digest.update(repr((frame.shape, [str(c) for c in frame.columns], types)).encode())
-    for part in ((value,) if rows <= 2 * ends else (value.iloc[:ends], value.iloc[-ends:])):
-        if columns > hashed:  # a wide frame: its values at its first and last columns
-            part = part.iloc[:, list(range(VERSION_COLUMNS)) + list(range(-VERSION_COLUMNS, 0))]
-        try:
-            digest.update(pd.util.hash_pandas_object(part, index=True).to_numpy().tobytes())
-        except (TypeError, ValueError):  # cells it cannot hash: shape, names and types only
-            digest.update(b"unhashable")
-    return f"{id(frame)}:{made_by}:{digest.hexdigest()}"
 
 
 class Revisions:

@@ -64,7 +64,7 @@ from . import _frames_changes as change
 from . import _pandas_code
 from ._charts import chart, not_drawn, vegalite_spec
 from ._errors import ActionError
-from ._frames import Revisions, RevisionUndo, describe_frame, frame_version, require_pandas, table
+from ._frames import Revisions, RevisionUndo, describe_frame, require_pandas, table
 from ._frames_checks import check_payload, frame_named
 from ._frames_previews import (
     preview_add,
@@ -77,6 +77,7 @@ from ._frames_previews import (
 )
 from ._frames_review import dry_run
 from ._frames_schemas import SCHEMAS
+from ._frames_version import frame_version
 from ._schema_domain import SchemaDomain
 
 __all__ = ["SCHEMAS", "DataFramesDomain"]

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from dial_notebook import Rules
 from dial_notebook.domains import DataFramesDomain
-from dial_notebook.domains._frames import frame_version
+from dial_notebook.domains import _frames_version as versions
+from dial_notebook.domains._frames_version import frame_version
 from dial_notebook.runtime import Conversation, policy_human
 from dial_notebook.runtime._budget import using_clock
 from dial_notebook.runtime._stale import MAX_STALE, changed_names
@@ -108,6 +111,59 @@ def test_a_long_frame_is_versioned_from_a_sample_whose_ends_are_seen():
     before = frame_version(namespace, "df", None)
     frame.loc[9_999, "a"] = -1  # the last rows are hashed
     assert frame_version(namespace, "df", None) != before
+
+
+def _mixed(rows: int) -> pd.DataFrame:
+    numbers = np.random.default_rng(0).random(rows)
+    return pd.DataFrame({"x": numbers, "n": np.arange(rows), "flag": numbers > 0.5,
+                         "when": pd.date_range("2026-01-01", periods=rows, freq="s"),
+                         "region": np.array(["North", "South", "East"])[np.arange(rows) % 3]})
+
+
+#: The most rows of ``_mixed`` hashed whole (four number columns and one of text).
+WHOLE_ROWS = versions.WHOLE_CELLS // (4 + versions.TEXT_WEIGHT)
+
+
+@pytest.mark.parametrize("rows", [1_000, WHOLE_ROWS + 1, 2_000_000],
+                         ids=["small", "just-past-whole", "large"])
+@pytest.mark.parametrize("column, value", [("x", 0.0), ("n", -1), ("flag", None),
+                                           ("when", pd.Timestamp("2000-01-01"))])
+def test_a_value_changed_in_place_in_a_middle_row_gives_another_version(rows, column, value):
+    frame = _mixed(rows)
+    namespace = {"df": frame}
+    before = frame_version(namespace, "df", None)
+    middle = rows // 2 + 7  # neither end, nor (past the whole) a sampled row
+    frame.loc[middle, column] = (not frame.loc[middle, column]) if value is None else value
+    assert frame.shape == (rows, 5) and frame[column].dtype == _mixed(3)[column].dtype
+    assert frame_version(namespace, "df", None) != before
+
+
+def test_a_text_value_changed_in_a_middle_row_is_seen_whole_when_small():
+    frame = _mixed(1_000)
+    before = frame_version({"df": frame}, "df", None)
+    frame.loc[500, "region"] = "West"
+    assert frame_version({"df": frame}, "df", None) != before
+
+
+def test_a_wide_frame_sums_its_middle_columns_too():
+    frame = pd.DataFrame(np.zeros((5_000, 300)), columns=[f"c{i}" for i in range(300)])
+    before = frame_version({"df": frame}, "df", None)
+    frame.loc[2_507, "c150"] = 1.0
+    assert frame_version({"df": frame}, "df", None) != before
+
+
+@pytest.mark.parametrize("rows", [WHOLE_ROWS, 2_000_000], ids=["whole", "sampled"])
+def test_a_frames_version_costs_under_20_ms(rows):
+    frame = _mixed(rows)
+    frame_version({"df": frame}, "df", None)
+    best = min(_timed(lambda: frame_version({"df": frame}, "df", None)) for _ in range(5))
+    assert best < 0.020, f"{best * 1000:.1f} ms for {rows} rows"
+
+
+def _timed(work: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
 
 
 # -- the card is checked again before Accept runs it -------------------------------------------

@@ -17,7 +17,6 @@ import pytest
 
 from dial_notebook import ActionError
 from dial_notebook.domains._charts import MAX_BARS, _histogram, vegalite_spec
-from dial_notebook.domains.tables import _engine_charts
 from dial_notebook.domains.tables._engine_charts import CHART_SECONDS, MAX_MARKS, chart_from_engine
 from dial_notebook.runtime._review import DRY_RUN_SECONDS
 from tests.spark_session import spark  # noqa: F401  (the session fixture)
@@ -249,12 +248,10 @@ def test_an_engine_error_fails_the_chart_with_its_reason(data, tmp_path):
 @pytest.mark.spark
 @pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")  # PySpark's, on pandas 3
 @pytest.mark.filterwarnings("ignore:unclosed <socket.socket:ResourceWarning")  # its collect's
-def test_on_spark_the_same_bins_and_a_bounded_sample(spark, data, monkeypatch):  # noqa: F811
+def test_on_spark_the_same_bins_and_a_bounded_sample(spark, data):  # noqa: F811
     import ibis
 
-    # a fresh local Spark's first queries take seconds (its JVM warming up): the bound is
-    # tested on DuckDB; here, what Spark computes
-    monkeypatch.setattr(_engine_charts, "CHART_SECONDS", 120.0)
+    # within Spark's own bound (JOB_CHART_SECONDS), its first queries too
     backend = ibis.pyspark.connect(spark)
     table = backend.read_parquet(str(data[1]))
     spec = vega(table, backend, "hist", "units", bins=20)
@@ -262,3 +259,24 @@ def test_on_spark_the_same_bins_and_a_bounded_sample(spark, data, monkeypatch): 
     sample = vega(table, backend, "scatter", "day", "price")
     assert 0 < len(sample["data"]["values"]) <= MAX_MARKS
     assert sample["title"]["subtitle"].endswith(f"of {ROWS:,} rows")
+
+
+@pytest.mark.parametrize(("column", "bins"), [("price", 20), ("units", 7)])
+def test_a_png_histogram_is_the_one_the_frames_draw_from_the_same_bins(engine, data, column,
+                                                                        bins):
+    from dial_notebook.domains._charts import chart
+
+    backend, table = engine
+    mine = chart_from_engine(table, kind="hist", x=column, y=None, backend=backend,
+                             bins=bins, title="T")
+    frames = chart(data[0], kind="hist", x=column, y=None, title="T", bins=bins)
+    assert mine == frames  # one drawing of ready bins (``_charts.histogram``) serves both
+
+
+def test_the_frames_histogram_draws_ready_bins():
+    from dial_notebook.domains._charts import histogram
+
+    drawn = histogram([0.0, 1.0, 2.0], [3, 5], x="units", title="")
+    assert drawn["media"][0]["alt"] == "Histogram of units"
+    assert drawn["media"][0]["src"].startswith(PNG)
+    assert histogram([], [], x="units", title="None")["media"][0]["alt"] == "None"

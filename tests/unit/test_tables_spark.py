@@ -144,6 +144,7 @@ def talks(spark, parquet):  # noqa: F811
     wide = pytest.MonkeyPatch()
     wide.setattr(_review, "DRY_RUN_SECONDS", WIDE)
     wide.setattr(_engine_charts, "CHART_SECONDS", WIDE)
+    wide.setattr(_engine_charts, "JOB_CHART_SECONDS", WIDE)
     try:
         duck = asyncio.run(Talk(_domain(parquet)).run())
         on_spark = asyncio.run(Talk(_domain(parquet, ibis.pyspark.connect(spark))).run())
@@ -321,3 +322,74 @@ def test_describe_past_the_exact_size_takes_its_quartiles_from_a_sample_on_spark
         if mine[0] in ("id", "price", "units"):  # the numbers: quartiles of sampled rows
             low, high = mine[columns.index("min")], mine[columns.index("max")]
             assert all(low <= mine[i] <= high for i in quartiles), mine
+
+
+# A chart on Spark: its own bound, so that the first one on a cold Spark is drawn
+
+def test_a_chart_on_spark_has_its_own_bound_and_duckdb_keeps_twice_a_dry_runs(spark):  # noqa: F811
+    import ibis
+
+    on_spark = ibis.pyspark.connect(spark)
+    assert _engine_charts.chart_seconds(on_spark) == _engine_charts.JOB_CHART_SECONDS
+    assert _engine_charts.chart_seconds(ibis.duckdb.connect()) == _engine_charts.CHART_SECONDS
+    assert _engine_charts.JOB_CHART_SECONDS > 10 * _engine_charts.CHART_SECONDS
+
+
+COLD = """
+import asyncio, json, sys, time
+from pathlib import Path
+
+import ibis
+
+from dial_notebook.domains.tables import TablesDomain
+from dial_notebook.domains.tables._engine_charts import chart_seconds
+from tests.spark_session import start
+
+
+async def first_chart(tables):
+    gaps, last = [0.0], time.perf_counter()
+
+    async def tick():
+        nonlocal last
+        while True:
+            await asyncio.sleep(0.02)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.ensure_future(tick())
+    started = time.perf_counter()
+    result = await tables.run_async("plot", {"frame": "sales", "kind": "hist", "x": "price"})
+    took = time.perf_counter() - started
+    ticker.cancel()
+    return result, took, max(gaps)
+
+
+session = start(Path(sys.argv[2]))
+tables = TablesDomain({"sales": sys.argv[1]}, ibis.pyspark.connect(session))
+result, took, gap = asyncio.run(first_chart(tables))
+media = result.get("media") or [{}]
+print(json.dumps({"alt": media[0].get("alt"), "png": str(media[0].get("src", ""))[:22],
+                  "why": result.get("why"), "took": took, "gap": gap,
+                  "bound": chart_seconds(tables.backend)}))
+session.stop()
+"""
+
+
+def test_the_first_chart_on_a_cold_spark_is_drawn_and_never_holds_the_loop(parquet, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", COLD, parquet, str(tmp_path)], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["why"] is None, found  # drawn, not "the chart was not drawn…"
+    assert (found["alt"], found["png"]) == ("Histogram of price", "data:image/png;base64,")
+    assert found["took"] < found["bound"]
+    assert found["gap"] < 0.5, found  # the loop ticked on while the engine worked
+    # the tier's Spark is quiet from its start: none of its start-up lines reach a notebook
+    assert "Setting default log level" not in done.stderr + done.stdout
+    assert "log4j" not in done.stderr + done.stdout

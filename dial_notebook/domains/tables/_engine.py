@@ -79,3 +79,12 @@ def fresh_name(wanted: str, taken: Sequence[str]) -> str:
         number += 1
         name = f"{wanted}_{number}"
     return name
+
+
+def escape_text(text: str) -> str:
+    """``text`` as XML text (the context a domain gives the agent): ``&``, ``<``, ``>``.
+
+        >>> escape_text("a < b & c")
+        'a &lt; b &amp; c'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -10,42 +10,58 @@ pulled whole into the kernel: each kind asks the engine for no more than it draw
     line/scatter  x and y of a random sample of at most ``MAX_MARKS`` rows (all when fewer),
                   a line's in x order
 
-The queries run in one ``run_bounded`` call (``_bounded``) of at most ``CHART_SECONDS``: past
+The queries run in one ``run_bounded`` call (``_bounded``) of at most ``CHART_SECONDS`` (on
+Spark, ``JOB_CHART_SECONDS``: its jobs take seconds, its first ones many more): past
 it they are cancelled on the engine and the result says the chart was not drawn and why
 (``{"drawn": False, "why": …}``, as ``_charts.not_drawn``), so the agent is never told of a
 chart that is not there. An engine's error fails the action. Column names are the table's own,
 checked first and handed to Ibis, which quotes them: a name is never pasted into SQL. The
 drawing is the frames' (``_charts.vegalite_spec`` and ``_charts.chart``) on the small frame the
-engine returned, except a PNG histogram's bars, drawn here from the engine's counts.
+engine returned; a PNG histogram is the frames' ``_charts.histogram`` of the engine's bins.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 from typing import Any
 
-from .._charts import KINDS, MAX_BARS, MAX_SPEC_ROWS, chart, not_drawn, vegalite_spec
+from .._charts import KINDS, MAX_BARS, MAX_SPEC_ROWS, chart, histogram, not_drawn, vegalite_spec
 from .._errors import ActionError
-from .._frames import INSTALL
 from .._phrasing import did_you_mean, show
 
-__all__ = ["CHART_SECONDS", "MAX_MARKS", "chart_from_engine"]
+__all__ = ["CHART_SECONDS", "JOB_CHART_SECONDS", "MAX_MARKS", "chart_from_engine",
+           "chart_seconds"]
 
 #: Most marks (points of a line or scatter) sent to a chart: the rows a Vega-Lite spec carries.
 MAX_MARKS = MAX_SPEC_ROWS
 #: Seconds the engine may take for a chart's data: twice a dry run's bound
 #: (``runtime/_review.py``'s ``DRY_RUN_SECONDS``; domains do not import the runtime).
 CHART_SECONDS = 2.0
+#: … on an engine that schedules jobs (Spark): a second or two a query even when warm, and
+#: many more for its first ones while its JVM warms up (measured here, a cold local[2] Spark:
+#: 3–7 s for the first histogram of 200,000 rows, then 0.4–2 s a chart). The run is off the
+#: kernel's loop (``run_async``; Stop cancels its jobs), so the loop is never held meanwhile.
+JOB_CHART_SECONDS = 30.0
+#: The backends (Ibis names) whose charts have ``JOB_CHART_SECONDS``.
+JOB_ENGINES = frozenset({"pyspark"})
+
+
+def chart_seconds(backend: Any) -> float:
+    """The longest a chart's queries may take on ``backend``: ``JOB_CHART_SECONDS`` on an
+    engine of jobs (``JOB_ENGINES``), else ``CHART_SECONDS``.
+
+        >>> chart_seconds(None) == CHART_SECONDS
+        True
+    """
+    return JOB_CHART_SECONDS if getattr(backend, "name", None) in JOB_ENGINES else CHART_SECONDS
 
 
 def chart_from_engine(table: Any, *, kind: str, x: str, y: str | None, title: str = "",
                       bins: int = 20, backend: Any = None, format: str = "png",
                       seconds: float | None = None) -> dict[str, Any]:
     """The chart of ``table``'s columns ``x`` (and ``y``), its data computed by the engine
-    (``backend``; the table's own when None) in at most ``seconds`` (``CHART_SECONDS`` at
-    most); ``format`` is ``"png"`` or ``"vega-lite"``.
+    (``backend``; the table's own when None) in at most ``seconds`` (``chart_seconds(backend)``
+    at most); ``format`` is ``"png"`` or ``"vega-lite"``.
 
         sales = ibis.duckdb.connect().read_parquet("sales/*.parquet")
         chart_from_engine(sales, kind="hist", x="units", y=None, bins=4, format="vega-lite")
@@ -68,7 +84,8 @@ def chart_from_engine(table: Any, *, kind: str, x: str, y: str | None, title: st
         import ibis
 
         backend = ibis.get_backend(table)
-    limit = CHART_SECONDS if seconds is None else min(seconds, CHART_SECONDS)
+    bound = chart_seconds(backend)
+    limit = bound if seconds is None else min(seconds, bound)
     found = run_bounded(lambda: _data(table, kind, x, y, bins, backend), seconds=limit,
                         backend=backend)
     if found.status == "failed":
@@ -216,30 +233,5 @@ def _histogram_chart(frame: Any, x: str, title: str, bins: int, format: str) -> 
                              kind="hist", title=title, bins=bins)
         spec["data"]["values"] = values
         return {"vega_lite": spec, **not_drawn()}
-    return _png_histogram(values, x, title)
-
-
-def _png_histogram(values: list[dict[str, Any]], x: str, title: str) -> dict[str, Any]:
-    """The PNG the frames' ``chart`` draws for a histogram, from counts instead of values."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ActionError(
-            "plotting needs matplotlib", code="missing-dependency", hint=INSTALL
-        ) from None
-    figure = Figure(figsize=(6.4, 4.0), dpi=80, layout="constrained")
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    if values:
-        edges = [value["start"] for value in values] + [values[-1]["end"]]
-        axes.hist([value["start"] for value in values], bins=edges,
-                  weights=[value["count"] for value in values])
-    axes.set_ylabel("count")
-    axes.set_xlabel(str(x))
-    alt = f"Histogram of {x}"
-    axes.set_title(title or alt)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return {"media": [{"src": f"data:image/png;base64,{encoded}", "alt": title or alt}]}
+    edges = [value["start"] for value in values] + [values[-1]["end"]] if values else []
+    return histogram(edges, [value["count"] for value in values], x=x, title=title)

@@ -4,6 +4,7 @@ counts known so far, so that none is asked for twice.
 
     known(expr)              the rows of an expression when known: a frame's length, Parquet
                              footers, a count made earlier, or a change that keeps the rows
+                             (forgotten for the expressions reading files rewritten since)
     count(expr)              a COUNT within ``count_seconds`` (None when not done in time)
     read(function, *args)    a read-only action's queries within ``query_seconds``
                              (``ActionError`` when the engine fails or takes longer)
@@ -33,6 +34,15 @@ class Engine:
 
     def remember(self, expr: Any, rows: int) -> None:
         self._counted[id(expr)] = (expr, int(rows))
+
+    def forget_reading(self, view: str) -> None:
+        """Forget the rows of every expression reading the engine's view ``view`` (its
+        files changed on disk)."""
+        from ._versions import views_read
+
+        for key, (expr, _rows) in list(self._counted.items()):
+            if view in views_read(expr):
+                del self._counted[key]
 
     def count(self, expr: Any) -> int | None:
         """The rows of ``expr``: known, or counted within ``count_seconds`` (else None)."""

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .._pandas_code import reference, string
+from ._engine import fresh_name
 
 #: Most Parquet files whose footers are read for a row count (past it: rows unknown).
 MAX_FOOTERS = 200
@@ -43,6 +44,20 @@ class Source:
     code: str
     rows: int | None
     where: str  # the path, or what it was, for the context
+    path: str | None = None  # the path or glob of a file source (its version: ``_files``)
+
+
+class SourceError(ValueError):
+    """A source refused: which one, and why (a ``TypeError`` / ``FileNotFoundError`` too, for
+    a source of the wrong kind / a path that matches no file)."""
+
+
+class SourceTypeError(SourceError, TypeError):
+    pass
+
+
+class SourceNotFoundError(SourceError, FileNotFoundError):
+    pass
 
 
 def file_format(path: str) -> str | None:
@@ -77,6 +92,13 @@ def backend_of_sources(sources: dict[str, Any]) -> Any:
     return None
 
 
+def view_for(name: str, taken: set[str], backend: Any) -> str:
+    """``name``, or ``name_1``, ``name_2``…: a name for a view on our own DuckDB that neither
+    ``taken`` nor the connection's catalog has (so a view is never replaced under a table)."""
+    found = backend.con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    return fresh_name(name, sorted(taken | {str(row[0]) for row in found}))
+
+
 def is_ibis_table(value: Any) -> bool:
     try:
         import ibis.expr.types as types
@@ -85,27 +107,31 @@ def is_ibis_table(value: Any) -> bool:
     return isinstance(value, types.Table)
 
 
-def open_source(name: str, source: Any, backend: Any, *, own: bool) -> Source:
-    """``source`` opened as an Ibis table on ``backend`` (``own``: the domain made it)."""
+def open_source(name: str, source: Any, backend: Any, *, own: bool,
+                view: str | None = None) -> Source:
+    """``source`` opened as an Ibis table on ``backend`` (``own``: the domain made it, and the
+    table is the view ``view``, by default ``name``, on it). ``SourceError`` (a ValueError)
+    says what is wrong with a source; nothing is registered then."""
     ref = reference(name)
+    view = name if view is None else view
     if isinstance(source, str | os.PathLike):
         path = os.fspath(source)
         if os.path.isdir(path):  # a folder of Parquet files (a partitioned data set)
             path = os.path.join(path, "**", "*.parquet")
-        return _open_files(name, path, backend, own=own)
+        return _open_files(name, path, backend, own=own, view=view)
     if is_ibis_table(source):
         return _open_table(name, source, backend)
     arrow = _arrow_of(source)
     if arrow is None:
-        raise TypeError(
+        raise SourceTypeError(
             f"source {name!r}: a path or glob of Parquet / CSV files, a pandas or polars "
             f"DataFrame, or an Ibis table, not {type(source).__name__}")
-    frame_name = f"{name}_frame"
+    frame_name = f"{view}_frame"
     code = (f"# {name} was an in-memory frame: pass it in as {frame_name} "
             f"(a pandas or polars DataFrame)\n{ref} = ibis.memtable({reference(frame_name)})")
     if own:
-        backend.con.register(name, arrow)
-        table = _registered(name, arrow, backend)
+        backend.con.register(view, arrow)
+        table = _registered(view, arrow, backend)
     else:
         import ibis
 
@@ -113,26 +139,32 @@ def open_source(name: str, source: Any, backend: Any, *, own: bool) -> Source:
     return Source(name, table, "frame", code, arrow.num_rows, "an in-memory frame")
 
 
-def _open_files(name: str, path: str, backend: Any, *, own: bool) -> Source:
+def _open_files(name: str, path: str, backend: Any, *, own: bool, view: str) -> Source:
     kind = file_format(path)
     if kind is None:
-        raise ValueError(f"source {name!r}: {path!r} is not a .parquet or .csv path or glob")
+        raise SourceError(f"source {name!r}: {path!r} is not a .parquet or .csv path or glob")
     matches = sorted(glob.glob(path, recursive=True)) if glob.has_magic(path) else [path]
     if not matches or not all(os.path.isfile(p) for p in matches):
-        raise FileNotFoundError(f"source {name!r}: no {kind} file at {path!r}")
+        raise SourceNotFoundError(f"source {name!r}: no {kind} file at {path!r}")
     reader = backend.read_parquet if kind == "parquet" else backend.read_csv
-    named = {"table_name": name} if own else {}
-    table = reader(path, **named)
-    call = f"con.read_{kind}({string(path)}" + (f", table_name={string(name)})" if own else ")")
+    named = {"table_name": view} if own else {}
+    try:
+        table = reader(path, **named)
+    except Exception as error:  # not Parquet, a CSV the engine cannot parse, …
+        from ._bounded import one_line
+
+        raise SourceError(f"source {name!r}: the engine cannot read {path!r} as {kind}: "
+                          f"{one_line(error)}") from None
+    call = f"con.read_{kind}({string(path)}" + (f", table_name={string(view)})" if own else ")")
     rows = _parquet_rows(matches) if kind == "parquet" else None
     return Source(name, table, kind, f"{reference(name)} = {call}", rows,
-                  f"{kind} {_shown_path(path)}")
+                  f"{kind} {_shown_path(path)}", path)
 
 
 def _open_table(name: str, table: Any, backend: Any) -> Source:
     bound = backend_of(table)
     if bound is not None and bound is not backend:
-        raise ValueError(
+        raise SourceError(
             f"source {name!r} is a table of another backend ({bound.name}) than the domain's "
             f"({backend.name}): pass backend= the table's own connection, or make one domain "
             "per backend")

@@ -23,7 +23,8 @@ the DIAL system prompt and the demo agent work unchanged:
 A change is lazy: it rebinds the name to a new expression, and undo puts the previous one back
 (exactly: expressions are immutable). ``dry_run`` asks the engine, bounded in time
 (``_review``); ``code()`` is one Ibis script of the kept changes (``_script``), ``sql(name)``
-a table's SQL for its backend; ``to_pandas(name, limit=…)`` materialises on request.
+a table's SQL for its backend; ``to_pandas(name, limit=…)`` materialises on request. The
+person's own cell may ``replace`` a table's source or ``add`` one (not undone by undo).
 ``run_async`` runs an action off the event loop, its queries stopped when it is cancelled.
 
     >>> import pandas as pd
@@ -38,22 +39,23 @@ a table's SQL for its backend; ``to_pandas(name, limit=…)`` materialises on re
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from .. import _frames_previews as previews
 from .._frames import Revisions, RevisionUndo
 from .._frames_schemas import SCHEMAS
+from .._phrasing import did_you_mean
 from .._schema_domain import SchemaDomain
-from . import _reads
+from . import _reads, _sources
 from ._changes import CHANGES, SAID
 from ._checks import check_payload, table_named
-from ._engine import fetch, require_ibis
+from ._engine import escape_text, fetch, require_ibis
 from ._off_loop import commit
 from ._review import dry_run
 from ._rows import Engine
-from ._script import script
-from ._sources import Source, backend_of_sources, open_source
+from ._script import Step, script
+from ._sources import Source, SourceError, SourceTypeError, backend_of_sources, open_source
+from ._versions import Versions
 
 __all__ = ["TablesDomain"]
 
@@ -93,20 +95,17 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         self.dry_run_seconds = dry_run_seconds
         self._engine = Engine(self.backend, count_seconds=count_seconds,
                               query_seconds=query_seconds)
-        self._sources: dict[str, Source] = {}
+        self._sources: dict[str, Source] = {}  # each name's first source (the script's)
         self._tables: dict[str, Any] = {}
-        for name, source in sources.items():
-            if not isinstance(name, str) or not name:
-                raise TypeError(f"a table's name must be a non-empty string, not {name!r}")
-            opened = open_source(name, source, self.backend, own=self._own)
-            self._sources[name] = opened
-            self._tables[name] = opened.table
+        self._views: set[str] = set()  # the views made on our own DuckDB
+        self._versions = Versions(self._tables, forget=self._engine.forget_reading)
         self._revisions = Revisions(self._tables)
-        self._steps: dict[int, _Step] = {}
-        self._stamps: dict[int, tuple[Any, int]] = {}  # id(expression) → (it, its number)
-        for opened in self._sources.values():
-            if opened.rows is not None:
-                self._engine.remember(opened.table, opened.rows)
+        # the kept changes by revision, and the person's replaces (negative keys), in order
+        self._steps: dict[int, Step] = {}
+        self._replaces = 0
+        for name, source in sources.items():
+            self._sources[name] = opened = self._open(name, source)
+            self._tables[name] = opened.table
         self._add_actions()
 
     def __repr__(self) -> str:
@@ -186,7 +185,8 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         return [row[0] for row in found.value] if found.status == "done" else []
 
     def sql(self, name: str) -> str:
-        """The SQL of the table ``name`` in its backend's dialect (compiled by Ibis)."""
+        """The SQL of the table ``name`` in its backend's dialect (compiled by Ibis); a source
+        the person replaced is read from its own view (``sales_1``…: see ``replace``)."""
         return str(require_ibis().to_sql(self._tables[name], dialect=self.backend.name))
 
     def _summary(self) -> str:
@@ -195,7 +195,7 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         lines = [self._line(name, expr) for name, expr in list(self._tables.items())[:10]]
         if len(self._tables) > 10:
             lines.append(f"+{len(self._tables) - 10} more tables")
-        body = "\n".join(_escape(line) for line in lines)
+        body = "\n".join(escape_text(line) for line in lines)
         return f'<context tables="{len(self._tables)}">\n{body}\n</context>'
 
     def _line(self, name: str, expr: Any) -> str:
@@ -206,11 +206,11 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         shown = "rows unknown" if rows is None else f"{rows} rows"
         return f"{name}: {shown} × {len(schema)} columns: {', '.join(parts)}{more}"
 
-    def version(self, action: str, payload: Any) -> str | None:
-        """A token of the tables a proposal reads and writes (``frame``, ``into``): it changes
-        whenever one of them is bound to another expression (a change, an undo), so that a
-        proposal made before is checked again. None for a payload naming no table. (A file
-        rewritten on disk under the same expression is not seen.)
+    def version(self, action: str, payload: Any) -> dict[str, str] | None:
+        """A token of each table a proposal reads and writes (``frame``, ``into``): it changes
+        whenever one of them is bound to another expression (a change, an undo, ``replace``)
+        or a file it reads is rewritten on disk (``_versions``), so that a proposal made
+        before is checked again. None for a payload naming no table.
 
             >>> import pandas as pd
             >>> tables = TablesDomain({"t": pd.DataFrame({"a": [3, 1]})})
@@ -223,18 +223,58 @@ class TablesDomain(RevisionUndo, SchemaDomain):
             return None
         names = dict.fromkeys(n for n in (payload["frame"], payload.get("into"))
                               if isinstance(n, str))
-        return ",".join(f"{name}@{self._stamp(name)}" for name in names)
+        return {name: self._versions.of(name) for name in names}
 
-    def _stamp(self, name: str) -> int:
-        """The number of the expression bound to ``name`` (0: none): one per expression, so
-        an undo gives back the number of before."""
-        expr = self._tables.get(name)
-        if expr is None:
-            return 0
-        found = self._stamps.get(id(expr))
-        if found is None or found[0] is not expr:
-            found = self._stamps[id(expr)] = (expr, len(self._stamps) + 1)
-        return found[1]
+    # The person's own cell: a source replaced or added
+
+    def replace(self, name: str, source: Any) -> None:
+        """Bind the table ``name`` to a new ``source`` (what the constructor takes), checked
+        as the constructor checks it: a ``ValueError`` (``SourceError``) says what is wrong,
+        and the old table stays. Tables made from the old source stay as they were (the new
+        one is another view of the engine), a card proposed on ``name`` before is stale, and
+        ``code()`` opens the new source where the replace came. A replace is not a change of
+        the conversation: it cannot be undone (replace again), and an undo of a change made
+        to ``name`` before it is refused ("changed outside the conversation"), never bringing
+        the replaced source back.
+
+            >>> import pandas as pd
+            >>> tables = TablesDomain({"t": pd.DataFrame({"a": [1]})})
+            >>> tables.replace("t", pd.DataFrame({"a": [1, 2]}))
+            >>> tables.run("list-frames", {})["frames"][0]["rows"]
+            2
+        """
+        if name not in self._tables:
+            raise SourceError(f"no table named {name!r}{did_you_mean(name, list(self._tables))}"
+                              f": add(name, source) adds one")
+        opened = self._open(name, source)
+        self._tables[name] = opened.table
+        self._replaces -= 1  # a key of its own, below every revision
+        self._steps[self._replaces] = Step(
+            name, name, f"{name} replaced by the person: {opened.where}", opened.code, True)
+
+    def add(self, name: str, source: Any) -> None:
+        """Add the table ``name`` from ``source`` (checked as the constructor checks it); a
+        ``ValueError`` when ``name`` is a table already (``replace`` it)."""
+        if name in self._tables:
+            raise SourceError(f"{name!r} is already a table: replace(name, source) replaces "
+                              "its source")
+        self._sources[name] = opened = self._open(name, source)
+        self._tables[name] = opened.table
+
+    def _open(self, name: str, source: Any) -> Source:
+        """``source`` opened for the table ``name`` (on our own DuckDB, as a view of a name
+        no other table of ours has), its rows and files followed. Nothing changes when it
+        is refused."""
+        if not isinstance(name, str) or not name:
+            raise SourceTypeError(f"a table's name must be a non-empty string, not {name!r}")
+        view = _sources.view_for(name, self._views, self.backend) if self._own else name
+        opened = open_source(name, source, self.backend, own=self._own, view=view)
+        self._views.add(view)
+        if opened.rows is not None:
+            self._engine.remember(opened.table, opened.rows)
+        if opened.path is not None:
+            self._versions.watch(opened.table, opened.path)
+        return opened
 
     # Checks (no query: the schema says enough)
 
@@ -314,7 +354,7 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         else:
             self._engine.remember(made, rows)
         revision = commit(lambda: self._revisions.change({into: made}, reads=[source_name]))
-        self._steps[revision] = _Step(source_name, into, described, code)
+        self._steps[revision] = Step(source_name, into, described, code)
         result: dict[str, Any] = {"frame": into, "rows": rows, "columns": list(made.columns),
                                   "revision": revision, "code": code}
         if action == "filter-rows":
@@ -355,26 +395,6 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         """
         if action is not None:
             return super().code(action, payload)
-        steps, made, starts = [], set(), []
-        for step in self._steps.values():
-            if step.source not in made and step.source not in starts:
-                starts.append(step.source)
-            made.add(step.into)
-            steps.append((step.description, step.code))
-        opens = [self._sources[name].code for name in starts if name in self._sources]
-        return script(steps, opens, self.backend.name, own=self._own)
-
-
-@dataclass(frozen=True)
-class _Step:
-    """A change kept: the table it read, the name it bound, its preview, its code."""
-
-    source: str
-    into: str
-    description: str
-    code: str
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return script(list(self._steps.values()), {n: o.code for n, o in self._sources.items()},
+                      self.backend.name, own=self._own)
 
