@@ -1,6 +1,8 @@
 # dial_notebook.evaluation: run an agent through scripted scenarios and judge what came of it.
 """Evaluation of an agent on a domain: scenarios (what a person says, and what should come of
-it), run each in a conversation of its own, judged, counted per action, compared.
+it), run each in a conversation of its own, judged, counted per action, compared. Scenarios
+can be recorded sessions (``Scenario.from_session``), replayed with a ``recorded_human`` that
+decides as the person did: the report says on how many decisions the agent agrees with them.
 
     >>> import asyncio, json
     >>> from dial_notebook.agents import ScriptedAgent
@@ -25,6 +27,9 @@ it), run each in a conversation of its own, judged, counted per action, compared
 
 from .. import _public
 from ._compare import Comparison, compare
+from ._from_session import save_scenarios, scenario_from_session, scenarios_from_sessions
+from ._recorded import RecordedHuman, recorded_human
+from ._replay import replay_decisions
 from ._report import ActionStats, Report, ScenarioResult
 from ._run import evaluate, evaluate_sync
 from ._scenario import Expectation, Scenario, load_scenarios
@@ -33,6 +38,7 @@ __all__ = [
     "ActionStats",
     "Comparison",
     "Expectation",
+    "RecordedHuman",
     "Report",
     "Scenario",
     "ScenarioResult",
@@ -40,6 +46,11 @@ __all__ = [
     "evaluate",
     "evaluate_sync",
     "load_scenarios",
+    "recorded_human",
+    "replay_decisions",
+    "save_scenarios",
+    "scenario_from_session",
+    "scenarios_from_sessions",
 ]
 
 _public.shown_as_top_level(Comparison, Report, Scenario)

@@ -8,12 +8,15 @@ from typing import Any
 
 from ._display import cell
 from ._report import Report, frame_module
+from ._verdicts import agreement_line
 
 
 class Comparison:
     """Reports lined up. ``scenarios``: scenario name → report name → ``{status, passed,
     turns, refused}`` (None when that report has no such scenario); ``actions``: action →
-    report name → its counts (None when that report never saw it proposed)."""
+    report name → its counts (None when that report never saw it proposed); ``decisions``:
+    report name → how far it agrees with the person's recorded decisions (``Report.decisions``;
+    empty when no report has any)."""
 
     def __init__(self, reports: Sequence[Report], names: Sequence[str]) -> None:
         self.names: list[str] = list(names)
@@ -37,12 +40,19 @@ class Comparison:
             action: {name: (each[action].to_dict() if action in each else None)
                      for name, each in zip(self.names, stats, strict=True)}
             for action in actions}
+        self.decisions: dict[str, dict[str, int] | None] = {}
+        if any(report.decisions is not None for report in self.reports):
+            self.decisions = {name: report.decisions
+                              for name, report in zip(self.names, self.reports, strict=True)}
 
     def to_dict(self) -> dict[str, Any]:
-        """The comparison as plain data."""
-        return {"reports": list(self.names),
+        """The comparison as plain data (``decisions`` when a report has some)."""
+        data = {"reports": list(self.names),
                 "passed": {n: r.passed for n, r in zip(self.names, self.reports, strict=True)},
                 "scenarios": self.scenarios, "actions": self.actions}
+        if self.decisions:
+            data["decisions"] = self.decisions
+        return data
 
     def to_frame(self) -> Any:
         """A pandas DataFrame: one row per scenario, columns (report, status / passed /
@@ -66,8 +76,11 @@ class Comparison:
                              f"<td>{'✓' if entry['passed'] else '✗'} {cell(entry['status'])}"
                              f", {entry['turns']} turns, {entry['refused']} refused</td>")
             rows.append(f"<tr><td>{cell(scenario)}</td>{''.join(cells)}</tr>")
+        agreement = "".join(
+            f"<p>{cell(name)}: {cell(agreement_line(counts))}</p>"
+            for name, counts in self.decisions.items() if counts is not None)
         return (f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
-                f"</table>")
+                f"</table>{agreement}")
 
     def __repr__(self) -> str:
         return f"<Comparison reports={self.names!r} scenarios={len(self.scenarios)}>"

@@ -15,6 +15,7 @@ from typing import Any
 from .._data_files import DataFileError
 from . import _display
 from ._report_file import FORMAT, VERSION, check_result, read_report_file
+from ._verdicts import agreement_line, tally
 
 #: The key counted for a refusal that names no code or no field.
 NONE_KEY = "(none)"
@@ -28,7 +29,9 @@ class ScenarioResult:
     could not be read —, ``status``, and ``errors``: ``[{code, field, hint}]`` for a refused
     one); ``lint`` one dict per finding on a reply (``turn``, ``code``, ``severity``,
     ``message``, ``line``, ``column``); ``tokens`` the agent's ``usage`` sums
-    (``{input, output, total}``) when it keeps one, else None.
+    (``{input, output, total}``) when it keeps one, else None; ``decisions`` one verdict per
+    recorded decision of the scenario, then one per new proposal (``_verdicts``: ``{kind,
+    action, verdict, agrees, id, payload?}``), empty for a scenario without them.
     """
 
     name: str
@@ -43,6 +46,7 @@ class ScenarioResult:
     reasons: list[str] = field(default_factory=list)
     error: str | None = None
     transcript: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def refused(self) -> int:
@@ -50,8 +54,11 @@ class ScenarioResult:
         return sum(1 for p in self.proposals if p.get("status") == "invalid")
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as plain JSON-able data."""
-        return asdict(self)
+        """The result as plain JSON-able data (``decisions`` only when there are some)."""
+        data = asdict(self)
+        if not self.decisions:
+            del data["decisions"]
+        return data
 
     def _repr_html_(self) -> str:
         """Its verdict and its conversation, read-only (``report["name"]`` in a cell)."""
@@ -151,11 +158,33 @@ class Report:
                 return result
         raise KeyError(name)
 
+    @property
+    def decisions(self) -> dict[str, int] | None:
+        """Over the scenarios with recorded decisions: ``decisions`` (how many), ``agrees``
+        (met again) and each verdict's count (``_verdicts``); None when none has any."""
+        verdicts = [v for s in self.scenarios for v in s.decisions]
+        return tally(verdicts) if verdicts else None
+
+    def disagreements(self) -> dict[str, list[dict[str, Any]]]:
+        """The verdicts that disagree with the person, by kind (``missed``, ``new``), each
+        with its ``scenario``."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        for result in self.scenarios:
+            for verdict in result.decisions:
+                if not verdict["agrees"]:
+                    found.setdefault(str(verdict["verdict"]), []).append(
+                        {"scenario": result.name, **verdict})
+        return found
+
     def summary(self) -> str:
-        """A few lines: the counts, then each failed scenario with its reasons."""
+        """A few lines: the counts (and, with recorded decisions, how far the agent agrees
+        with the person), then each failed scenario with its reasons."""
         count = len(self.scenarios)
         lines = [f"{count} scenario{'' if count == 1 else 's'}: {self.passed} passed, "
                  f"{self.failed} failed"]
+        decisions = self.decisions
+        if decisions is not None:
+            lines.append(agreement_line(decisions))
         for result in self.scenarios:
             if not result.passed:
                 lines.append(f"  FAILED {result.name} ({result.status}): "
@@ -218,8 +247,11 @@ class Report:
         field, and every scenario's conversation behind a disclosure (read-only)."""
         count = len(self.scenarios)
         prefix = _display.anchors()  # each name in the table opens its conversation below
+        decisions = self.decisions
+        agreement = ("" if decisions is None else
+                     f"<p>{_display.cell(agreement_line(decisions))}</p>")
         return (f"<div><p>{count} scenario{'' if count == 1 else 's'}: {self.passed} passed, "
-                f"{self.failed} failed</p>"
+                f"{self.failed} failed</p>{agreement}"
                 + _display.summary_table(self.rows(), (s.reasons for s in self.scenarios),
                                          prefix)
                 + _display.refusal_bars(self.actions)

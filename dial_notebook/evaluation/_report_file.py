@@ -66,6 +66,17 @@ class TokensShape(TypedDict, total=False):
     total: int | None
 
 
+class VerdictShape(TypedDict):
+    """One recorded decision met again, or not, or a new proposal (``_verdicts``)."""
+
+    kind: Literal["accepted", "corrected", "dismissed", "new"]
+    action: str
+    verdict: str
+    agrees: bool
+    id: str | None
+    payload: NotRequired[Any]
+
+
 class ResultShape(TypedDict):
     """One scenario's result (``ScenarioResult.to_dict``)."""
 
@@ -81,6 +92,7 @@ class ResultShape(TypedDict):
     reasons: list[str]
     error: str | None
     transcript: list[dict[str, Any]]
+    decisions: NotRequired[list[VerdictShape]]
 
 
 class StatsShape(TypedDict):

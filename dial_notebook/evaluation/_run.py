@@ -10,7 +10,9 @@ against its expectation.
                and each payload: past it, the rest is skipped and the scenario ends 'timeout'
             ─▶ not back JUDGING_GRACE after the bound (one lint still going): 'timeout'
 
-A scenario passes only when its conversation ended ``idle`` and every expectation held.
+A scenario passes only when its conversation ended ``idle`` and every expectation held; one
+with recorded decisions (``Scenario.from_session``) gets a verdict on each (``_verdicts``), and
+fails when one was missed or a proposal was new.
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ from ..dial import parse_all
 from ..runtime import Conversation, policy_human
 from ._per_scenario import agent_factory, close_agent, maker, tokens_of
 from ._progress import Ending, Progress, choose_view
+from ._recorded import RecordedHuman
 from ._report import Report, ScenarioResult
 from ._scenario import Scenario, load_scenarios
+from ._verdicts import MISSED, NEW, decision_verdicts
 
 #: Seconds judging may still take past a scenario's bound (a reply's lint or a payload check
 #: that had started before it) before the scenario is given up as 'timeout' unjudged.
@@ -162,6 +166,13 @@ def judge(scenario: Scenario, result: ScenarioResult, bound: _Bound | None = Non
                            f"{times} time{'s' if times != 1 else ''}")
     if expect.max_turns is not None and result.turns > expect.max_turns:
         reasons.append(f"expected at most {expect.max_turns} turns; it took {result.turns}")
+    for verdict in result.decisions:
+        if verdict["verdict"] == MISSED:
+            reasons.append(f"the person {verdict['kind']} a proposal of {verdict['action']}; "
+                           "nothing like it was proposed")
+        elif verdict["verdict"] == NEW:
+            reasons.append(f"{verdict['action']} ({verdict['id']}) was proposed as the person "
+                           "never decided")
     for proposal in result.proposals:
         if proposal["action"] in expect.payloads and bound is not None and bound.over():
             break
@@ -179,7 +190,8 @@ def judge(scenario: Scenario, result: ScenarioResult, bound: _Bound | None = Non
 
 async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
                    make_domain: Callable[[], Any], make_human: Callable[[], Any],
-                   options: dict[str, Any], scenario_timeout: float | None) -> ScenarioResult:
+                   options: dict[str, Any], scenario_timeout: float | None,
+                   tolerance: Mapping[str, Any] | None = None) -> ScenarioResult:
     started = time.perf_counter()
     bound = _Bound(scenario_timeout)
     status, turns, error = "idle", 0, None
@@ -211,7 +223,7 @@ async def _run_one(scenario: Scenario, make_agent: Callable[[], Any],
                           tokens=tokens_of(agent), transcript=transcript)
     left = bound.left()
     try:  # off the loop: a reply's lint or a payload's check may take seconds
-        result = await until_done(in_thread(_judged, scenario, made, bound),
+        result = await until_done(in_thread(_judged, scenario, made, bound, tolerance),
                                   None if left is None else left + JUDGING_GRACE)
     except TimedOut:
         made.status, made.error = "timeout", f"over {scenario_timeout:g}s: judging its replies"
@@ -232,12 +244,16 @@ def _why_not_idle(transcript: list[dict[str, Any]], status: str, options: Mappin
     return status
 
 
-def _judged(scenario: Scenario, made: ScenarioResult, bound: _Bound) -> ScenarioResult:
+def _judged(scenario: Scenario, made: ScenarioResult, bound: _Bound,
+            tolerance: Mapping[str, Any] | None = None) -> ScenarioResult:
     """A copy of ``made`` with what its transcript holds, judged (on a worker thread; ``made``
     itself is left to the loop). Judging cut short by the scenario's bound ends it
     'timeout'."""
     result = dataclasses.replace(made)
     result.outcomes, result.proposals, result.lint = read_transcript(result.transcript, bound)
+    if scenario.expect is not None and scenario.expect.decisions:
+        result.decisions = decision_verdicts(scenario.expect.decisions, result.transcript,
+                                             tolerance)
     result.reasons = judge(scenario, result, bound)
     if bound.over() and result.status not in ("timeout", "error"):  # it ended past the bound
         result.status = "timeout"
@@ -263,7 +279,8 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
         scenarios: ``Scenario``s or dicts, or the path of a scenario file (``load_scenarios``).
         human: who decides the proposals; ``policy_human("accept")`` by default. An object
             with ``decide`` is shared; a factory (a callable without ``decide``) is called for
-            each scenario (for a ``scripted_human``).
+            each scenario (for a ``scripted_human``). A ``recorded_human`` decides as the
+            person did; its ``tolerance`` is the one the scenarios' decisions are judged with.
         concurrency: how many scenarios run at once.
         timeout, max_turns: the ``Conversation``'s, for each say.
         scenario_timeout: seconds a whole scenario may take before it ends ``timeout``.
@@ -288,6 +305,7 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
     make_agent = agent_factory(agent)
     make_domain = maker(domain, ("run", "actions"))
     make_human = maker(policy_human("accept") if human is None else human, ("decide",))
+    tolerance = human.tolerance if isinstance(human, RecordedHuman) else None
     if on_result is not None and not callable(on_result):
         raise TypeError(f"evaluate: on_result must be a function, not {type(on_result).__name__}")
     if progress is not None and not isinstance(progress, bool):
@@ -308,7 +326,7 @@ async def evaluate(*, agent: Callable[[], Any], domain: Any,
     async def bounded(scenario: Scenario) -> ScenarioResult:
         async with gate:
             result = await _run_one(scenario, make_agent, make_domain, make_human, options,
-                                    scenario_timeout)
+                                    scenario_timeout, tolerance)
         shown.add(result)
         if on_result is not None:
             try:

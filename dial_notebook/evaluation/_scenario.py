@@ -14,6 +14,7 @@ from referencing import Registry
 
 from .._data_files import DataFileError, parse_json, parse_yaml, read_bytes, shown
 from ..domains import PayloadValidator, check_schema
+from ._decisions import check_decision
 
 #: The statuses a say can end with (``SayResult.status``).
 SAY_STATUSES = ("idle", "no-reply", "turn-limit")
@@ -22,8 +23,8 @@ SAY_STATUSES = ("idle", "no-reply", "turn-limit")
 #: (tests/bench/bench_data_files.py).
 MAX_SCENARIO_BYTES = 256 * 1024
 
-_SCENARIO_KEYS = ("name", "say", "expect")
-_EXPECT_KEYS = ("actions", "not_actions", "status", "max_turns", "payloads")
+_SCENARIO_KEYS = ("name", "say", "expect", "answers")
+_EXPECT_KEYS = ("actions", "not_actions", "status", "max_turns", "payloads", "decisions")
 
 
 def _names(value: Any, where: str, key: str) -> tuple[str, ...]:
@@ -49,6 +50,10 @@ class Expectation:
         max_turns: the turns of all the scenario's says together must be at most this.
         payloads: action → a JSON Schema every proposed payload of that action must meet
             (checked with the validator of the schema's own draft).
+        decisions: what a person decided about each proposal of a recorded session
+            (``Scenario.from_session``): ``{kind: accepted | corrected | dismissed, action,
+            payload, original?, reason?, comments?}`` (``_decisions.py``); the report says
+            whether the agent meets each again.
     """
 
     actions: tuple[str, ...] = ()
@@ -56,6 +61,7 @@ class Expectation:
     status: str | None = None
     max_turns: int | None = None
     payloads: dict[str, dict[str, Any]] = field(default_factory=dict)
+    decisions: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         self._check("expect")
@@ -95,6 +101,11 @@ class Expectation:
                                  f"{exc}") from None
             payloads[action] = plain  # type: ignore[assignment]
         object.__setattr__(self, "payloads", payloads)
+        decisions = self.decisions
+        if isinstance(decisions, str | Mapping) or not isinstance(decisions, Iterable):
+            raise ValueError(f"{where}: decisions must be a list, not {shown(decisions)}")
+        object.__setattr__(self, "decisions", tuple(
+            check_decision(d, f"{where}: decisions[{n}]") for n, d in enumerate(decisions)))
 
     def payload_errors(self, action: str, payload: Any) -> list[str]:
         """Why ``payload`` does not meet the schema expected of ``action`` ([] when it does,
@@ -123,7 +134,7 @@ class Expectation:
                              f"{', '.join(_EXPECT_KEYS)})")
         made = cls.__new__(cls)
         values = {"actions": (), "not_actions": (), "status": None, "max_turns": None,
-                  "payloads": {}} | dict(data)
+                  "payloads": {}, "decisions": ()} | dict(data)
         for key, value in values.items():
             object.__setattr__(made, key, value)
         made._check(where)
@@ -131,14 +142,19 @@ class Expectation:
 
     def to_dict(self) -> dict[str, Any]:
         """The expectation as plain data (what ``from_dict`` reads)."""
-        return {"actions": list(self.actions), "not_actions": list(self.not_actions),
+        data = {"actions": list(self.actions), "not_actions": list(self.not_actions),
                 "status": self.status, "max_turns": self.max_turns,
                 "payloads": dict(self.payloads)}
+        if self.decisions:
+            data["decisions"] = [dict(d) for d in self.decisions]
+        return data
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """One scripted exchange: the person's messages (said in order) and what should come of it.
+    """One scripted exchange: the person's messages (said in order) and what should come of it;
+    ``answers``: question text → the person's answer (a recorded session's, for
+    ``recorded_human``).
 
         >>> Scenario("greet", ("hello",)).say
         ('hello',)
@@ -147,6 +163,7 @@ class Scenario:
     name: str
     say: tuple[str, ...]
     expect: Expectation | None = None
+    answers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._check(f"scenario {shown(self.name)}")
@@ -167,6 +184,22 @@ class Scenario:
         if self.expect is not None and not isinstance(self.expect, Expectation):
             raise ValueError(f"{where}: expect must be an Expectation, "
                              f"not {type(self.expect).__name__}")
+        answers = self.answers
+        if not isinstance(answers, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in answers.items()):
+            raise ValueError(f"{where}: answers must map question texts to answers (text), "
+                             f"not {shown(answers)}")
+        object.__setattr__(self, "answers", dict(answers))
+
+    @classmethod
+    def from_session(cls, source: str | os.PathLike[str] | Mapping[str, Any], *,
+                     name: str | None = None, drop: Iterable[str] = ()) -> Scenario:
+        """The scenario a recorded session holds: the person's messages in order, their
+        answers, and what they decided about each proposal (``expect.decisions``);
+        ``drop`` names prose (``reason``, ``comments``, ``answers``) or payload fields left
+        out everywhere. See ``scenario_from_session`` (``_from_session.py``)."""
+        from ._from_session import scenario_from_session
+        return scenario_from_session(source, name=name, drop=drop)
 
     @classmethod
     def from_dict(cls, data: Any, *, index: int | None = None) -> Scenario:
@@ -190,15 +223,19 @@ class Scenario:
         if expect is not None:
             expect = Expectation.from_dict(expect, where=f"{where}: expect")
         made = cls.__new__(cls)
-        for key, value in (("name", data["name"]), ("say", data["say"]), ("expect", expect)):
+        for key, value in (("name", data["name"]), ("say", data["say"]), ("expect", expect),
+                           ("answers", data.get("answers", {}))):
             object.__setattr__(made, key, value)
         made._check(where)
         return made
 
     def to_dict(self) -> dict[str, Any]:
         """The scenario as plain data (what ``from_dict`` reads)."""
-        return {"name": self.name, "say": list(self.say),
+        data = {"name": self.name, "say": list(self.say),
                 "expect": None if self.expect is None else self.expect.to_dict()}
+        if self.answers:
+            data["answers"] = dict(self.answers)
+        return data
 
 
 def _read_file(path: Path) -> Any:

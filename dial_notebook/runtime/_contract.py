@@ -107,6 +107,7 @@ class OutcomeEvent(TypedDict):
     field: NotRequired[str | None]
     hint: NotRequired[str | None]
     edited: NotRequired[bool]
+    payload: NotRequired[Any]
     rule: NotRequired[str]
     reason: NotRequired[str]
     comments: NotRequired[list[dict[str, str]]]

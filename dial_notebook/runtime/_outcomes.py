@@ -7,6 +7,8 @@
      failed              'error', 'code', 'field', 'hint' (the exception's, those present)
      invalid             'code', 'field', 'hint' (the domain's refusal, those present)
      + 'edited': True    when the person changed the payload
+     + 'payload'         with 'edited': what the person changed it to (kept in the
+                         transcript for learning from decisions; never told to the agent)
      + 'rule'            the id of the person's rule that accepted it without asking
      + 'reason'          why the person dismissed it (_feedback.py)
      + 'comments'        the person's comments, [{'field': JSON Pointer, 'text'}]}

@@ -8,7 +8,8 @@
        │    (never one recalled from a restored reply: that one is always a card)
        └─ 'suggestion' event; the person decides:
             accept  ─▶ runs ──────────────────────────────▶ done | failed
-            edit    ─▶ validated ─▶ runs ─────────────────▶ done | failed  (edited: true)
+            edit    ─▶ validated ─▶ runs ─────────────────▶ done | failed  (edited: true,
+                                                                 payload: the edited one)
                        └ refused: shown back with .issue, decide again;
                          the third refusal ───────────────▶ invalid
             dismiss ──────────────────────────────────────▶ dismissed
@@ -29,6 +30,7 @@ not valid JSON is ``invalid`` with code ``invalid-json``; an empty one counts as
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -331,11 +333,14 @@ class _Life:
         """Run what ``approval`` decided, through the run gate, to its outcome. The say being
         cancelled (Stop) stops the agent, not the work: the run goes on to its real end, told
         quietly (with the next say); only ``run_timeout`` stops a run."""
-        extra: dict[str, Any] = {"edited": True} if edited else {}
+        payload = approval.payload
+        # an edit keeps what the person changed it to (the transcript's, never the wire's),
+        # a copy: what the run may do to its payload is not what the person decided
+        extra: dict[str, Any] = {"edited": True, "payload": copy.deepcopy(payload)} if (
+            edited) else {}
         if rule is not None:
             extra["rule"] = rule
         extra.update(feedback or {})
-        payload = approval.payload
         limit = self.state.run_timeout
         deadline = None if limit is None else asyncio.get_running_loop().time() + limit
         running = start_action(self.state, approval, self.sid, self.action, payload)

@@ -34,9 +34,10 @@ SPEC_FIELDS = {
 }
 
 #: What an event may carry beyond those: the inform's act, the outcome's own fields, and the
-#: ask's id (documented in runtime/_events.py; a restored conversation finds its question by it).
+#: ask's id (documented in runtime/_events.py; a restored conversation finds its question by it);
+#: an edited outcome's payload (issue 32: what the person changed it to; never on the wire).
 MAY_CARRY = {"inform": {"act"}, "ask": {"id"},
-             "outcome": {"result", "error", "code", "field", "hint", "edited"}}
+             "outcome": {"result", "error", "code", "field", "hint", "edited", "payload"}}
 
 
 class Hanging:
