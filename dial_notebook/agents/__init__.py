@@ -18,7 +18,7 @@ The agents that keep state between turns save it: ``agent.snapshot()`` is plain 
 key) and ``agent.restore(data)`` takes a new agent back to it, checking it strictly
 (``_saved.py``); ``Conversation.snapshot()`` / ``restore`` use them to survive a restart.
 
-The SDKs are optional extras (``pip install dial-notebook[openai]`` / ``[anthropic]``):
+The SDKs are optional extras (``pip install "dial-notebook[openai]"`` / ``[anthropic]``):
 importing this package needs neither; creating an agent without its SDK says what to install.
 
     >>> from dial_notebook.agents import ScriptedAgent

@@ -1,6 +1,6 @@
 """AnthropicAgent: a Claude model behind the Messages API.
 
-Uses the official ``anthropic`` SDK's async client (``pip install dial-notebook[anthropic]``).
+Uses the official ``anthropic`` SDK's async client (``pip install "dial-notebook[anthropic]"``).
 The system prompt goes in the request's ``system`` field, the completed turns and the message
 in ``messages``. Streamed (the default), each ``text_delta`` is yielded by ``stream_reply`` and
 given to ``on_chunk``, and the usage comes from ``message_start`` and ``message_delta``;

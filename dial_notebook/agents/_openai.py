@@ -1,6 +1,6 @@
 """OpenAIAgent: a model behind the chat-completions API (OpenAI, Ollama, vLLM, llama.cpp …).
 
-Uses the official ``openai`` SDK's async client (``pip install dial-notebook[openai]``). The
+Uses the official ``openai`` SDK's async client (``pip install "dial-notebook[openai]"``). The
 request is ``[system prompt, …completed turns, the message]``. Streamed (the default), the text
 arrives as server-sent events, each piece yielded by ``stream_reply`` and given to
 ``on_chunk``, and the request asks for the usage in its last chunk

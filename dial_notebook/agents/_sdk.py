@@ -28,14 +28,14 @@ def import_sdk(module: str, agent: str, extra: str) -> ModuleType:
         ...     import_sdk("no_such_sdk", "OpenAIAgent", "openai")
         ... except MissingSDKError as error:
         ...     print(error)
-        OpenAIAgent needs the no_such_sdk package, which is not installed: pip install dial-notebook[openai]
+        OpenAIAgent needs the no_such_sdk package, which is not installed: pip install "dial-notebook[openai]"
     """
     try:
         return importlib.import_module(module)
     except ImportError:
         raise MissingSDKError(
             f"{agent} needs the {module} package, which is not installed: "
-            f"pip install dial-notebook[{extra}]"
+            f'pip install "dial-notebook[{extra}]"'
         ) from None
 
 

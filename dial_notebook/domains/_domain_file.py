@@ -30,7 +30,7 @@ def _yaml(doing: str) -> Any:
         import yaml
     except ImportError:
         raise ImportError(
-            f"{doing} needs PyYAML: pip install dial-notebook[yaml]"
+            f'{doing} needs PyYAML: pip install "dial-notebook[yaml]"'
         ) from None
     return yaml
 

@@ -27,7 +27,7 @@ from ._errors import ActionError
 
 #: Most rows a table result carries (the widget and the agent both read it).
 MAX_ROWS = 50
-INSTALL = "pip install dial-notebook[data]"
+INSTALL = 'pip install "dial-notebook[data]"'
 
 _MISSING = object()
 

@@ -92,7 +92,7 @@ class DataFramesDomain(RevisionUndo, SchemaDomain):
         namespace: the dict holding the frames; by default the IPython user namespace when
             in a kernel, else a new empty dict (add frames to ``domain.namespace``).
 
-    Raises ``ImportError`` naming ``pip install dial-notebook[data]`` when pandas is missing.
+    Raises ``ImportError`` naming ``pip install "dial-notebook[data]"`` when pandas is missing.
     """
 
     def __init__(self, namespace: dict[str, Any] | None = None) -> None:

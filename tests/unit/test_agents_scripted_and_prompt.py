@@ -157,7 +157,7 @@ def test_without_its_sdk_the_package_imports_and_the_agent_names_the_extra(agent
                          check=True, timeout=60)
     assert out.stdout.strip() == (
         f"MissingSDKError {agent} needs the {extra} package, which is not installed: "
-        f"pip install dial-notebook[{extra}]")
+        f'pip install "dial-notebook[{extra}]"')
 
 
 def test_importing_the_agents_imports_no_sdk():

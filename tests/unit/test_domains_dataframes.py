@@ -464,9 +464,9 @@ def test_without_pandas_the_domain_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError) as raised:
         DataFramesDomain({})
     assert (
-        str(raised.value) == "the dataframes domain needs pandas: pip install dial-notebook[data]"
+        str(raised.value) == 'the dataframes domain needs pandas: pip install "dial-notebook[data]"'
     )
-    with pytest.raises(ImportError, match="pip install dial-notebook\\[data\\]"):
+    with pytest.raises(ImportError, match=r"pip install \"dial-notebook\[data\]\""):
         load_sales()
 
 
@@ -477,7 +477,7 @@ def test_without_matplotlib_plot_fails_with_how_to_install_it(frames, monkeypatc
         frames.run("plot", {"frame": "sales", "kind": "hist", "x": "price"})
     assert (raised.value.code, raised.value.hint) == (
         "missing-dependency",
-        "pip install dial-notebook[data]",
+        'pip install "dial-notebook[data]"',
     )
 
 

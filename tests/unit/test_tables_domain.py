@@ -81,7 +81,7 @@ def test_importing_the_package_does_not_import_ibis():
 
 def test_without_ibis_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ibis", None)
-    with pytest.raises(ImportError, match=r"pip install dial-notebook\[tables\]"):
+    with pytest.raises(ImportError, match=r"pip install \"dial-notebook\[tables\]\""):
         TablesDomain({})
 
 

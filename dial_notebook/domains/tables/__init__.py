@@ -3,7 +3,7 @@
 ``TablesDomain`` speaks the vocabulary of ``DataFramesDomain`` (the same actions, payloads and
 result shapes) over Ibis table expressions: Parquet and CSV files read lazily by the engine,
 pandas or polars frames, or tables of any Ibis backend. Nothing here imports Ibis until a
-domain is made (``pip install dial-notebook[tables]``).
+domain is made (``pip install "dial-notebook[tables]"``).
 
 Inside: the domain (``domain``), its sources (``_sources``), the engine's side of reading rows
 (``_engine``), column expressions as Ibis (``_ibis_expressions``), each change and its Ibis code

@@ -16,7 +16,7 @@ from typing import Any
 
 from .._frames import MAX_ROWS, jsonable
 
-INSTALL = "pip install dial-notebook[tables]"
+INSTALL = 'pip install "dial-notebook[tables]"'
 
 
 def require_ibis() -> Any:

@@ -76,7 +76,7 @@ class TablesDomain(RevisionUndo, SchemaDomain):
         count_seconds: the time a change may take to count its rows (then: None).
         query_seconds: the time a read-only action may take on the engine (then: it fails).
 
-    Raises ``ImportError`` naming ``pip install dial-notebook[tables]`` when Ibis is missing.
+    Raises ``ImportError`` naming ``pip install "dial-notebook[tables]"`` when Ibis is missing.
     """
 
     def __init__(self, sources: dict[str, Any], backend: Any = None, *,
