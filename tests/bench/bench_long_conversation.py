@@ -6,10 +6,12 @@ generated analysis session (tests/long_conversation.py), against its target.
 
 No browser:
 * kernel: the CPU time one event costs a ChatWidget carrying on a session file of 100 and of
-  20,000 events (target: within 1.2×): the append (the runtime's event sink, then the append
-  message sent through a comm that serialises it; median of 200), and the work it sets off
-  later over the whole conversation when events come a second apart: the static copy redrawn
-  (at most once a second) and the session file saved (within half a second); median of 3.
+  20,000 events (target: within 1.2×), over 200 events a second apart: the append (the
+  runtime's event sink, then the append message sent through a comm that serialises it), the
+  session file's save after it, and the static copy's updates as ``StaticOutput`` spaces them
+  (at least a second apart, and as far apart as the copy is big: a copy updated whole costs in
+  proportion to its size, and is updated in inverse proportion to it); one update's own cost
+  is printed beside.
 * report: ``chat.export_html`` and the static copy (``conversation_html``) of 2,000 events:
   time (target < 1 s), size, and how many times each chart image is in them.
 In JupyterLab 4, headless Chromium (tests/browser/_harness.py), per size:
@@ -68,39 +70,55 @@ def line(figure: str, text: str) -> None:
 
 async def _event_cost(events: int, adds: int) -> dict[str, float]:
     """A ChatWidget carrying on a session of ``events`` events (its file: the runtime holds
-    them too): one event's cost, then one static copy and one session save."""
+    them too), given ``adds`` events a second apart: the CPU time of each append (the runtime's
+    event sink, the append message serialised), of the session's save after each, and of the
+    static copy's updates at the spacing ``StaticOutput`` keeps (the copy drawn and its message
+    serialised, as the kernel sends it), all over the events; and one update's own cost."""
     from dial_notebook.domains.notes import NotesDomain
     from dial_notebook.widget import ChatWidget
+    from dial_notebook.widget._static_output import StaticOutput
+
+    skipped = [0.0]  # the seconds the events were apart, not waited for
+
+    def clock() -> float:
+        return time.perf_counter() + skipped[0]
+
+    def publish(bundle: dict, **_options: Any) -> None:
+        json.dumps({"data": bundle, "metadata": {}, "transient": {}})  # the kernel's message
 
     with tempfile.TemporaryDirectory() as folder:
         path = long_session_file(Path(folder) / "long.json", events)
         chat = ChatWidget(agent=lambda message: "", domain=NotesDomain([]), session=path)
         chat.comm = CountingComm()
-        costs, statics, saves = [], [], []
-
-        def add(n: int) -> float:
+        copy = StaticOutput(chat._static_html, display=publish, update_display=publish,
+                            clock=clock)
+        copy.show()
+        chat._saver.save()  # the first save reads the user's secret
+        appends = saves = statics = 0.0
+        updates = 0
+        for n in range(adds):
             start = time.process_time()
             chat._on_event({"type": "inform", "text": f"one more finding, {n}", "act": "inform"})
             chat._flush_appends()  # what the loop does next: the append message, serialised
-            return time.process_time() - start
-
-        for n in range(adds):
-            costs.append(add(n))
-            await asyncio.sleep(0)
-        chat._static_html()  # the copy as first shown
-        chat._saver.save()  # the first save reads the user's secret
-        for n in range(3):  # one more event, then what it sets off
-            add(adds + n)
-            start = time.process_time()
-            chat._static_html()  # what the copy's update draws (at most once a second)
-            statics.append(time.process_time() - start)
+            appends += time.process_time() - start
             start = time.process_time()
             chat._saver.save()  # what the session's save writes (within half a second)
-            saves.append(time.process_time() - start)
+            saves += time.process_time() - start
+            skipped[0] += 1.0  # a second until the next event
+            copy._dirty = True  # the change; its update is drawn when the spacing has passed
+            if clock() >= copy._last + max(copy.interval, copy._gap()):
+                start = time.process_time()
+                copy.flush(force=True)  # what the timer changed() set does then
+                statics += time.process_time() - start
+                updates += 1
+        start = time.process_time()
+        copy._dirty = True
+        copy.flush(force=True)
+        one_update = time.process_time() - start
         chat.close()
-    return {"event_us": statistics.median(costs) * 1e6,
-            "static_ms": statistics.median(statics) * 1e3,
-            "save_ms": statistics.median(saves) * 1e3}
+    return {"event_us": appends / adds * 1e6, "save_ms": saves / adds * 1e3,
+            "static_ms": statics / adds * 1e3, "updates": updates,
+            "update_ms": one_update * 1e3, "copy_mb": len(copy._sent) / 1e6}
 
 
 def kernel_figures(small: int, large: int, adds: int = 200) -> dict[str, Any]:
@@ -109,12 +127,16 @@ def kernel_figures(small: int, large: int, adds: int = 200) -> dict[str, Any]:
     many = asyncio.run(_event_cost(large, adds))
     whole = [f["event_us"] / 1e3 + f["static_ms"] + f["save_ms"] for f in (few, many)]
     ratio, alone = whole[1] / whole[0], many["event_us"] / few["event_us"]
-    line("kernel", f"one event and all it sets off (events a second apart: the append, the "
-                   f"static copy redrawn, the session saved): {whole[0]:.1f} ms at {small:,} "
-                   f"events, {whole[1]:.0f} ms at {large:,}: {ratio:.0f}×")
+    line("kernel", f"one event and all it sets off ({adds} events a second apart: the append, "
+                   f"the session saved, the static copy's updates at their spacing): "
+                   f"{whole[0]:.2f} ms at {small:,} events, {whole[1]:.2f} ms at {large:,}: "
+                   f"{ratio:.2f}×")
     print(f"         the append alone {few['event_us']:.1f} → {many['event_us']:.1f} µs "
-          f"({alone:.2f}×); static copy {few['static_ms']:.1f} → {many['static_ms']:.0f} ms; "
-          f"session save {few['save_ms']:.1f} → {many['save_ms']:.0f} ms", flush=True)
+          f"({alone:.2f}×); session save {few['save_ms']:.2f} → {many['save_ms']:.2f} ms; "
+          f"the static copy {few['static_ms']:.2f} → {many['static_ms']:.2f} ms an event "
+          f"({few['updates']} → {many['updates']} updates of a {few['copy_mb']:.2f} → "
+          f"{many['copy_mb']:.1f} MB copy, one update {few['update_ms']:.1f} → "
+          f"{many['update_ms']:.0f} ms)", flush=True)
     return {"small": small, "large": large, "few": few, "many": many, "ratio": ratio,
             "append_ratio": alone}
 
