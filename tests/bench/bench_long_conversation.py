@@ -167,6 +167,22 @@ def report_figures(events: int) -> dict[str, Any]:
             "export_bytes": len(exported), "static_bytes": len(static)}
 
 
+def _times_found(text: str, sources: list[str]) -> int:
+    """How many times the chart images are in ``text`` (the most of any one)."""
+    return max((text.count(src[len(src) // 2:len(src) // 2 + 120]) for src in sources),
+               default=0)
+
+
+def _widget_code(saved: str) -> int:
+    """The characters of the widgets' front-end code (anywidget's ``_esm`` and ``_css``) in the
+    widget state of the saved notebook ``saved``."""
+    widgets = json.loads(saved).get("metadata", {}).get("widgets", {})
+    state = widgets.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    return sum(len(json.dumps(model.get("state", {}).get(key, "")))
+               for model in state.values() for key in ("_esm", "_css")
+               if model.get("state", {}).get(key))
+
+
 def _times(text: str, sources: list[str]) -> str:
     """How many times each chart image is in ``text``: '1×', or 'a-b×'."""
     counts = [text.count(src[len(src) // 2:len(src) // 2 + 120]) for src in sources]
@@ -352,11 +368,19 @@ def browser_size(context: Any, server: dict, events: int, appends: int, *,
                                      data_dir=server["root"].parent / "data")  # the server's
     grew, size = len(saved.encode()) - unsaved, session_file.stat().st_size
     conversation = len(json.dumps(transcript).encode())
-    out.update(saved_growth=grew, session_bytes=size, conversation_bytes=conversation)
+    images = sum(len(src) for src in chart_sources(transcript))
+    code = _widget_code(saved)
+    rest = grew - images * _times_found(saved, chart_sources(transcript)) - code
+    out.update(saved_growth=grew, session_bytes=size, conversation_bytes=conversation,
+               saved_images=images, saved_code=code, saved_rest=rest)
     line("save", f"{events:,} events: the notebook grew {grew / 1e6:.2f} MB = "
                  f"{grew / size:.2f}× the session file ({size / 1e6:.2f} MB, no images), "
                  f"{grew / conversation:.2f}× the transcript's JSON ({conversation / 1e6:.2f} "
                  f"MB); each chart image {_times(saved, chart_sources(transcript))} in it")
+    print(f"         of which the chart images {images / 1e6:.2f} MB (the session file holds "
+          f"their data, not pictures) and the widget's code {code / 1e6:.2f} MB (once per "
+          f"notebook); the rest {rest / 1e6:.2f} MB = {rest / size:.2f}× the session file",
+          flush=True)
     page.evaluate("(n) => sessionStorage.setItem('dial-needle', n)", f"grow-marker-{appends - 1}")
     page.reload()
     watch = _painted(page)
