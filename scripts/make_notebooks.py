@@ -468,7 +468,9 @@ EVALUATING = [
 Before you put a domain in an app, find out whether an agent uses it well: which actions it
 proposes, how often the domain refuses its payloads and on which fields, how many turns it
 takes. `evaluate` runs many scripted conversations at once, each judged against what should
-come of it, and `compare` lines two agents up. No API key: the agents here are offline.
+come of it, and `compare` lines two agents up. Then a short recorded session becomes a
+scenario, and both agents are judged against what the person decided in it. No API key: the
+agents here are offline.
 """),
     code("""
 from dial_notebook import SchemaDemoAgent, SchemaDomain, compare, evaluate
@@ -592,11 +594,116 @@ again = Report.load("careful.json")
 again.passed, again.failed, again.actions["add-todo"].done
 """),
     md("""
+## Learn from what the person decided
+
+A person who works with an assistant for a day leaves, in its session file, the evaluation data
+nobody else has: what they asked, what they accepted as it was, what they corrected and how,
+what they dismissed and why. This section records a short session, turns it into a scenario,
+and runs both agents against the person's decisions.
+
+First the session. In an app it is the file `ChatWidget(session="todo-day")` keeps as the
+person clicks; here a `Conversation` with a `scripted_human` stands in for the person, so Run
+All needs no clicks. It accepts the first todo as proposed, edits the second (priority `high`,
+with a comment on that field) and dismisses the third with a reason; listing runs without
+asking. `save_snapshot` writes the conversation where that ChatWidget would keep it,
+`.dial/todo-day.json`, in the same format (signed with your Jupyter secret, as the widget's
+files are). The cell prints what came of each message.
+"""),
+    code("""
+from dial_notebook import Conversation, Scenario, replay_decisions, scripted_human
+from dial_notebook.evaluation import save_scenarios
+from dial_notebook.runtime import save_snapshot
+
+todo = make_todo()
+day = Conversation(agent=SchemaDemoAgent(todo), domain=todo, human=scripted_human([
+    "accept",
+    {"edit": {"title": "call Sam", "priority": "high"},
+     "comments": [{"field": "/priority", "text": "He is waiting for it."}]},
+    {"dismiss": True, "reason": "done already"},
+]))
+said_today = ["add todo: buy milk", "add todo: call Sam", "add todo: water the plants",
+              "list todos"]
+for words in said_today:
+    said = await day.say(words)
+    print(f"{words:28} → {[(o['action'], o['status']) for o in said.outcomes]}")
+session = save_snapshot(day.snapshot(), ".dial/todo-day.json")
+"""),
+    md("""
+`Scenario.from_session` reads the session file (checked as any session file is: one that
+cannot be read is an error naming it) and makes a scenario of it: `say` holds the person's messages
+in order, and `expect.decisions` one entry per proposal the person decided: `accepted` with its
+payload, `corrected` with what the person changed it to, the `original` the agent proposed and
+the person's comments, `dismissed` with the person's reason. `save_scenarios` writes it as YAML
+(or JSON) that you can read and edit like any scenario file; the cell prints it.
+"""),
+    code("""
+learned = Scenario.from_session(session)
+print(save_scenarios([learned], "todo-day.yaml").read_text())
+"""),
+    md("""
+`replay_decisions` runs an agent on the recorded scenario with a `recorded_human` that decides
+as the person did: a proposal they accepted is accepted, one they had corrected gets the same
+edit and comments, one they dismissed is dismissed with the same reason, and one they never saw
+is dismissed and counted as new. It is `evaluate` underneath, so a bar counts the scenario. The
+careful agent is the one the person worked with, so it agrees on every decision: it still
+proposes what the person had to correct (the edit is still needed) and again proposes the todo
+they dismissed. The cell prints the careful agent's summary, with its line "agrees with the
+person on N of M decisions".
+"""),
+    code("""
+careful_day = await replay_decisions(agent=lambda: SchemaDemoAgent(make_todo()),
+                                     domain=make_todo, sessions=[learned])
+print(careful_day.summary())
+"""),
+    md("""
+The sloppy agent against the same decisions: the domain refuses its first payload for each
+todo, and its second has lost the title, so nothing it proposes is what the person accepted or
+corrected (missed), and each of its three proposals is one the person never decided (new); it
+agrees only in not proposing the dismissed todo again. Its summary fails the scenario with the reasons;
+then, after a blank line, `disagreements()` lists them by kind: the missed decisions first,
+then each new proposal with its id and payload.
+"""),
+    code("""
+sloppy_day = await replay_decisions(agent=SloppyAgent, domain=make_todo,
+                                    sessions=[learned])
+print(sloppy_day.summary())
+print()
+for kind, found in sloppy_day.disagreements().items():
+    for d in found:
+        if kind == "new":
+            print(f"{kind:6} {d['action']}  {d['id']}: {d['payload']}")
+        else:
+            print(f"{kind:6} {d['action']}  what the person {d['kind']}")
+"""),
+    md("""
+`compare` lines the two replays up as it does any reports: per scenario, then each agent's
+agreement with the person.
+"""),
+    code("""
+compare(careful_day, sloppy_day, names=["careful", "sloppy"])
+"""),
+    md("""
+Before you share a session's scenario, leave out what is private. The scenario holds only what
+the session held (never a key, a header or the system prompt), and `drop=` names prose
+(`reason`, `comments`, `answers`) or payload fields to leave out everywhere; a decision then
+lists the fields it lost under `dropped`, and a replay compares payloads without them. The cell
+drops the reasons, the comments and the due dates, prints the decisions left, and checks that
+neither the person's reason nor their comment is in the shared file (False, False).
+"""),
+    code("""
+shared = Scenario.from_session(session, drop=["reason", "comments", "due"])
+for decision in shared.expect.decisions:
+    print(decision)
+shared_text = save_scenarios([shared], "todo-day-shared.yaml").read_text()
+"done already" in shared_text, "He is waiting" in shared_text
+"""),
+    md("""
 ## With a real model
 
 With a key set, the same scenarios run against a model (each scenario its own agent and
 client); `compare(careful, model)` then shows where the model falls short of the offline
-agent. This cell does nothing without a key.
+agent, and the model's replay of the recorded day says how far it agrees with the person.
+This cell does nothing without a key.
 """),
     code("""
 import os
@@ -606,6 +713,10 @@ if os.environ.get("OPENAI_API_KEY"):
     model = await evaluate(agent=lambda: OpenAIAgent(model="gpt-4o-mini", domain=make_todo()),
                            domain=make_todo, scenarios=scenarios, concurrency=4)
     display(compare(careful, model, names=["offline", "gpt-4o-mini"]))
+    model_day = await replay_decisions(
+        agent=lambda: OpenAIAgent(model="gpt-4o-mini", domain=make_todo()), domain=make_todo,
+        sessions=[learned])
+    print(model_day.summary())
 """),
 ]
 

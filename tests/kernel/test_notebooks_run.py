@@ -37,6 +37,21 @@ SHOWN = {
         "12 scenarios: 5 passed, 7 failed",
         "FAILED add buy milk (idle): expected at most 2 turns; it took 3",
         "refused by field: {'priorty': 8, 'title': 1, 'due': 1}",
+        # learning from a recorded day: accepted, edited with a comment, dismissed with a reason
+        "add todo: call Sam           → [('add-todo', 'done')]",
+        "add todo: water the plants   → [('add-todo', 'dismissed')]",
+        "    - kind: corrected\n      action: add-todo\n      payload:\n        title: call Sam\n"
+        "        priority: high\n",
+        "      reason: done already\n",
+        # the careful agent agrees with every decision; the sloppy one's listed by kind
+        "agrees with the person on 3 of 3 decisions (1 still needs the edit, 1 proposed again)\n",
+        "agrees with the person on 1 of 3 decisions (2 missed, 3 new)\n",
+        "was proposed as the person never decided\n\n"
+        "missed add-todo  what the person accepted\nmissed add-todo  what the person corrected\n"
+        "new    add-todo  todo-2: {'title': 'Example title', ",
+        # shared without the prose and the due dates
+        "{'kind': 'dismissed', 'action': 'add-todo', 'payload': {'title': 'water the plants', "
+        "'priority': 'low'}, 'dropped': ['due']}",
     ],
     "mcp-tools.ipynb": [
         # the tools of mcp-server-git as actions: read-only only where the notebook says so
@@ -68,13 +83,16 @@ RESULTS = {
         "('undone',",  # Undo took the sort back, and said so
         "(True,",  # the kept script, run on a new connection, made the same table
     ],
-    "evaluating-a-domain.ipynb": ["(12, 0, 10)"],  # the saved report, loaded back
+    # the saved report, loaded back; the person's reason and comment not in the shared file
+    "evaluating-a-domain.ipynb": ["(12, 0, 10)", "(False, False)"],
 }
 #: What a notebook's displays hold as plain text (their fallback without widget state).
 DISPLAYED = {
     # each evaluation's progress bar, updated at its end to the final counts
     "evaluating-a-domain.ipynb": ["12 scenarios · 12 passed · 0 failed · ",
-                                  "12 scenarios · 5 passed · 7 failed · "],
+                                  "12 scenarios · 5 passed · 7 failed · ",
+                                  "1 scenario · 1 passed · 0 failed · ",
+                                  "1 scenario · 0 passed · 1 failed · "],
 }
 #: Code run after a notebook's own cells (as a person would, once Run All is done): what it
 #: prints is checked with SHOWN. The prototyping notebook's chat holds only what the person
@@ -88,8 +106,9 @@ AFTER = {
         "print('the chat lists:', [todo['title'] for todo in listed])\n"),
 }
 SHOWN["prototyping-a-domain.ipynb"].append("the chat lists: ['Example title']\n")
-#: How many widgets a notebook shows with no key (the chat; the evaluations' progress bars).
-WIDGETS = {"prototyping-a-domain.ipynb": 1, "evaluating-a-domain.ipynb": 2,
+#: How many widgets a notebook shows with no key (the chat; the evaluations' and the replays'
+#: progress bars).
+WIDGETS = {"prototyping-a-domain.ipynb": 1, "evaluating-a-domain.ipynb": 4,
            "mcp-tools.ipynb": 2}  # the git chat, and the chat of your own server
 
 
