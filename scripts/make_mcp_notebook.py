@@ -161,10 +161,12 @@ task = chat.say("show the status")  # returns at once; the conversation runs in 
 Now, in the chat:
 
 **1. Accept an add.** Type `add notes.txt`. A card proposes `git_add` with
-`files: ["notes.txt"]`. Click **Accept**: git stages the file, and the agent says so.
+`files: ["notes.txt"]`. Like every card of this server, it is red and marked *Destructive*:
+the server's hints are not trusted here (section 2), so every tool that asks you is marked so,
+whatever it does. Click **Accept**: git stages the file, and the agent says so.
 
-**2. Dismiss a reset.** Type `reset`. `git_reset` unstages everything: its card is marked
-destructive (red). Click **Dismiss**: nothing runs, `notes.txt` stays staged.
+**2. Dismiss a reset.** Type `reset`. A `git_reset` card proposes to unstage everything (red,
+as every card of this server). Click **Dismiss**: nothing runs, `notes.txt` stays staged.
 
 **3. Edit a commit message.** Type `commit with message 'wip'`. On the `git_commit` card click
 **Edit**, replace `wip` in *message* with `Add my notes`, and click **Save**: the commit runs
@@ -199,8 +201,9 @@ own_chat
 **4. Answer the server's question.** In this chat type `new branch` and **Accept** the
 `new_branch` card. The tool runs and asks: a question panel titled *branch-maker* says *Which
 branch name?*. Type `topic/notes`, choose **Send** and click **Submit**: the server makes the
-branch and its answer is on the card. (**Decline** sends nothing: the tool says no branch
-was made.)
+branch and its answer is on the card. (Choosing **Decline** instead is an answer alone:
+**Submit** at once, nothing you typed is sent, and the tool says no branch was made. While the
+panel waits for you, the tool's time limit does not run.)
 """),
     md("""
 ## 5. Check with git

@@ -137,7 +137,7 @@ class SchemaOutcomes(Brain):
             details.append(str(outcome["hint"]))
         if outcome.get("code"):
             details.append(f"code {outcome['code']}")
-        more = f" ({'; '.join(details)})" if details else ""
+        more = f" ({'; '.join(unstop(d) for d in details)})" if details else ""  # no ".;"
         edited = " (your edited version)" if outcome.get("edited") else ""
         return [ack(outcome, f"{unstop(what)}{edited} failed: {unstop(error)}{more}.")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 #: The stable codes, and what each means.
 CODES = {
     "EMPTY_QUESTIONS": "the request holds no question",
-    "INVALID_INTENT": "an intent's approve label is not an option, or the question has no detail",
+    "INVALID_INTENT": "an intent's approve label is not an option, or a plan review has no detail",
     "DUPLICATE_QUESTION_ID": "two questions of one request share an id",
     "INVALID_QUESTION": "a question is malformed (no id, no text, bad options)",
     "NO_PROVIDER": "no provider is registered to show the questions",

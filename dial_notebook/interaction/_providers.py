@@ -41,7 +41,8 @@ class ConsoleProvider:
             self._output(f"  {i}. {o.label}" + (f" — {o.description}" if o.description else ""))
         hint = ("numbers separated by commas, " if q.multi_select else "a number, ") \
             if q.options else ""
-        line = self._input(f"> ({hint}text for another answer, empty to skip, q to cancel) ")
+        other = "" if q.confirms else "text for another answer, "  # a confirm takes no text
+        line = self._input(f"> ({hint}{other}empty to skip, q to cancel) ")
         line = line.strip()
         if line.lower() == "q":
             raise UserInteractionError("The person cancelled the questions.", "CANCELLED")
@@ -52,7 +53,7 @@ class ConsoleProvider:
             picked = tuple(q.options[int(p) - 1].label for p in parts)
             if q.multi_select or len(picked) == 1:
                 return AnswerItem(q.id, picked)
-        return AnswerItem(q.id, (), line)
+        return AnswerItem(q.id) if q.confirms else AnswerItem(q.id, (), line)
 
     def ask(self, request: AskRequest) -> Answer:
         return Answer(tuple(self._item(q) for q in request.questions))

@@ -8,6 +8,11 @@ Answer rules (the spec's): single-select — a custom answer overrides the choic
 ``selected`` is empty; multi-select — custom may supplement the labels; an item with nothing
 selected and no custom text is a skipped question in an otherwise completed batch.
 
+Free text: every question with options also takes free text (an "Other" answer), except a
+question with a confirm intent (``ConfirmIntent``): a yes/no on the whole batch, answered by
+its options only; choosing any option but its ``approve`` one declines the batch alone (the
+other questions need no answer, and their answers are dropped, never passed on).
+
     >>> q = Question(id="lang", question="Which language?", options=("Python", "R"))
     >>> q.options[0]
     QuestionOption(label='Python', description=None)
@@ -52,6 +57,23 @@ class PlanReviewIntent:
 
 
 @dataclass(frozen=True)
+class ConfirmIntent:
+    """The question confirms the whole batch: ``approve`` names the option that sends the
+    other answers; every other option declines, alone (the other answers are dropped). It
+    takes no free text.
+
+        >>> ConfirmIntent(approve="Send").kind
+        'confirm'
+    """
+
+    approve: str
+    kind: Literal["confirm"] = "confirm"
+
+
+Intent = PlanReviewIntent | ConfirmIntent
+
+
+@dataclass(frozen=True)
 class Question:
     """One question of a request.
 
@@ -62,7 +84,8 @@ class Question:
         header: a short heading or group label.
         options: the choices (labels, or QuestionOption); none means free text only.
         multi_select: whether several options may be chosen.
-        intent: a presentation intent such as ``PlanReviewIntent(approve="Approve")``.
+        intent: a presentation intent such as ``PlanReviewIntent(approve="Approve")`` or
+            ``ConfirmIntent(approve="Send")``.
     """
 
     id: str
@@ -71,7 +94,7 @@ class Question:
     header: str | None = None
     options: tuple[QuestionOption, ...] = ()
     multi_select: bool = False
-    intent: PlanReviewIntent | None = None
+    intent: Intent | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", tuple(QuestionOption.coerce(o) for o in self.options))
@@ -92,10 +115,13 @@ class Question:
                                        f"{type(value).__name__}.", "INVALID_QUESTION")
         intent = value.get("intent")
         if isinstance(intent, Mapping):
-            if intent.get("kind", "plan-review") != "plan-review":
-                intent = None  # an intent this UI does not know: the generic flow
-            else:
+            kind = intent.get("kind", "plan-review")
+            if kind == "plan-review":
                 intent = PlanReviewIntent(approve=str(intent.get("approve", "")))
+            elif kind == "confirm":
+                intent = ConfirmIntent(approve=str(intent.get("approve", "")))
+            else:
+                intent = None  # an intent this UI does not know: the generic flow
         return cls(
             id=value.get("id"),  # type: ignore[arg-type]
             question=value.get("question"),  # type: ignore[arg-type]
@@ -109,6 +135,11 @@ class Question:
     @property
     def labels(self) -> tuple[str, ...]:
         return tuple(o.label for o in self.options)
+
+    @property
+    def confirms(self) -> bool:
+        """Whether this question confirms the batch (a ``ConfirmIntent``: no free text)."""
+        return isinstance(self.intent, ConfirmIntent)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for a front end."""
@@ -208,7 +239,7 @@ def check_questions(questions: Iterable[Question | Mapping[str, Any]]) -> tuple[
                 f"Question {q.id!r} offers the same option label twice; labels are the values "
                 "the answer carries, so each must be unique.", "INVALID_QUESTION")
         if q.intent is not None:
-            if not (q.detail or "").strip():
+            if q.intent.kind == "plan-review" and not (q.detail or "").strip():
                 raise UserInteractionError(
                     f"Question {q.id!r} has a plan-review intent but no detail: put the plan "
                     "in `detail`.", "INVALID_INTENT")
@@ -239,6 +270,10 @@ def normalise_answer(questions: tuple[Question, ...], answer: Any) -> Answer:
             raise UserInteractionError(
                 f"The answer to {q.id!r} selects {unknown[0]!r}, which is not one of its "
                 "options.", "INVALID_ANSWER")
+        if q.confirms and item.custom:
+            raise UserInteractionError(
+                f"Question {q.id!r} confirms the batch with its options only; it takes no "
+                "free text.", "INVALID_ANSWER")
         if not q.multi_select:
             if item.custom:  # a custom answer overrides the choice
                 item = AnswerItem(item.id, (), item.custom)
@@ -247,4 +282,8 @@ def normalise_answer(questions: tuple[Question, ...], answer: Any) -> Answer:
                     f"Question {q.id!r} is single-select, but {len(item.selected)} options were "
                     "selected.", "INVALID_ANSWER")
         given[q.id] = item
+    declined = [q.id for q in questions if q.confirms and q.id in given and given[q.id].selected
+                and given[q.id].selected[0] != q.intent.approve]  # type: ignore[union-attr]
+    if declined:  # the batch declined: the other answers are dropped, never passed on
+        given = {q.id: given[q.id] for q in questions if q.id in declined}
     return Answer(tuple(given.get(q.id, AnswerItem(q.id)) for q in questions))

@@ -8,79 +8,26 @@
 //   message out {type: 'questions', token, answers: [{id, selected: [labels], custom?}]}
 //
 // A skipped question answers with no label and no custom text. A single plan-review question
-// is answered by its Approve / Decline buttons at once. Detail text is markdown-lite. Option
-// rows share their look (.dial-choice) with the <dial-ask> choice card.
+// is answered by its Approve / Decline buttons at once. A confirm question (intent
+// {kind: 'confirm', approve}) offers its options only, no Other text; choosing any option but
+// `approve` declines the whole batch: Submit is ready at once, and the other questions are sent
+// as skipped (what was typed in them never leaves the panel). The rules themselves, pure, are in
+// question-rules.js. Detail text is markdown-lite. Option rows share their look (.dial-choice)
+// with the <dial-ask> choice card.
 
 import { button, choiceText, h, uid } from "./dom.js";
 import { focusAfterDecision } from "./focus.js";
 import { markdownNodes } from "./markdown.js";
+import { answersOf, declinedBy, isConfirm, isPlanReview, newDraft, questionState } from "./question-rules.js";
 import { STATUS_LABEL, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").Question} Question */
 /** @typedef {import("./contract.js").QuestionsRequest} QuestionsRequest */
-/** @typedef {import("./contract.js").AnswerItem} AnswerItem */
 
-/**
- * One question's answer so far: labels chosen, Other text (and, single-select, whether Other
- * is the choice), skipped.
- * @typedef {{selected: string[], other: string, otherOn: boolean, skipped: boolean}} QuestionDraft
- */
+/** @typedef {import("./question-rules.js").QuestionDraft} QuestionDraft */
 
-// ---- the answer rules (pure) ------------------------------------------------------------------
-
-/**
- * A question's state in the panel: answered (labels or text), skipped, or still open.
- * @param {Question} question
- * @param {QuestionDraft} draft
- * @returns {'answered' | 'skipped' | 'open'}
- */
-export function questionState(question, draft) {
-  if (draft.skipped) return "skipped";
-  const other = String(draft.other || "").trim();
-  const options = question.options || [];
-  if (!options.length) return other ? "answered" : "open";
-  if (question.multi_select) return draft.selected.length || other ? "answered" : "open";
-  if (draft.otherOn) return other ? "answered" : "open";
-  return draft.selected.length === 1 ? "answered" : "open";
-}
-
-/**
- * The answer items the panel sends, in the questions' order (the spec's answer rules).
- * @param {readonly Question[]} questions
- * @param {Map<string, QuestionDraft>} drafts
- * @returns {AnswerItem[]}
- */
-export function answersOf(questions, drafts) {
-  return questions.map((question) => {
-    const draft = drafts.get(question.id) || newDraft();
-    const other = String(draft.other || "").trim();
-    const labels = (question.options || []).map((o) => o.label);
-    if (draft.skipped) return { id: question.id, selected: [] };
-    if (!labels.length || (!question.multi_select && draft.otherOn)) {
-      return other ? { id: question.id, selected: [], custom: other } : { id: question.id, selected: [] };
-    }
-    const selected = labels.filter((label) => draft.selected.includes(label));
-    /** @type {AnswerItem} */
-    const item = { id: question.id, selected: question.multi_select ? selected : selected.slice(0, 1) };
-    if (question.multi_select && other) item.custom = other;
-    return item;
-  });
-}
-
-/** @returns {QuestionDraft} */
-function newDraft() {
-  return { selected: [], other: "", otherOn: false, skipped: false };
-}
-
-/**
- * @param {Question} question
- * @returns {question is Question & {intent: {kind: string, approve: string}}}
- */
-function isPlanReview(question) {
-  return Boolean(question.intent && question.intent.kind === "plan-review" &&
-    (question.options || []).some((o) => o.label === question.intent?.approve));
-}
+export { answersOf, declinedBy, isConfirm, questionState, readyToSend } from "./question-rules.js";
 
 // ---- the panel ----------------------------------------------------------------------------------
 
@@ -178,12 +125,14 @@ function panel(s, token, questions) {
 
 /**
  * Each question's state, Skip / Undo skip, what is enabled, and Submit; true when every
- * question is answered or skipped.
+ * question is answered or skipped, or a confirm declines the batch.
  * @param {Panel} p
  */
 function refreshPanel(p) {
   let done = 0;
   const closed = p.sent.has(p.token);
+  const declined = declinedBy(p.questions, p.state).length > 0;
+  p.box.toggleAttribute("data-dial-declined", declined);
   for (const question of p.questions) {
     const draft = /** @type {QuestionDraft} */ (p.state.get(question.id));
     const status = questionState(question, draft);
@@ -205,9 +154,10 @@ function refreshPanel(p) {
       /** @type {HTMLButtonElement} */ (b).disabled = draft.skipped || closed;
     });
   }
-  const complete = done === p.questions.length;
+  const complete = declined || done === p.questions.length;
   p.submit.disabled = !complete || closed;
-  p.progress.textContent = complete ? "Ready to submit" : `${done} of ${p.questions.length} answered or skipped`;
+  p.progress.textContent = declined ? "Ready to submit: declined, the other answers are not sent"
+    : complete ? "Ready to submit" : `${done} of ${p.questions.length} answered or skipped`;
   return complete;
 }
 
@@ -253,9 +203,11 @@ function questionNode(p, question, draft) {
     node.append(h("div", { className: reviewing ? "dial-plan" : "dial-question-detail", "data-dial-detail": "" },
       markdownNodes(question.detail)));
   }
-  const other = otherInput(p, question, draft, node, reviewing);
+  const other = isConfirm(question) ? null : otherInput(p, question, draft, node, reviewing);
   const options = question.options || [];
-  if (reviewing) {
+  if (!other) {
+    node.append(choiceGroup(p, question, draft, null, { name, legendId })); // no Other: a yes/no
+  } else if (reviewing) {
     node.append(planButtons(p, question, draft));
     if (!p.plan) node.append(h("div", { className: "dial-other-row" }, other));
   } else if (options.length) {
@@ -328,11 +280,12 @@ function planButtons(p, question, draft) {
 }
 
 /**
- * The options as radio buttons (single-select, with an Other radio) or checkboxes (multi).
+ * The options as radio buttons (single-select, with an Other radio unless `other` is null) or
+ * checkboxes (multi).
  * @param {Panel} p
  * @param {Question} question
  * @param {QuestionDraft} draft
- * @param {HTMLInputElement} other
+ * @param {HTMLInputElement | null} other
  * @param {{name: string, legendId: string}} ids
  */
 function choiceGroup(p, question, draft, other, { name, legendId }) {
@@ -356,6 +309,7 @@ function choiceGroup(p, question, draft, other, { name, legendId }) {
     group.append(h("label", { className: "dial-choice", "data-dial-choice": option.label }, input,
       choiceText(option.label, option.description)));
   }
+  if (!other) return group;
   if (multi) {
     group.append(h("label", { className: "dial-choice dial-choice-other dial-choice-other-multi" },
       h("span", { className: "dial-choice-label" }, "Other"), other));

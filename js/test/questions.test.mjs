@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { inlineSpans, markdownBlocks } from "../src/markdown.js";
-import { answersOf, questionState } from "../src/questions.js";
+import { answersOf, declinedBy, isConfirm, questionState, readyToSend } from "../src/questions.js";
 
 const LANG = { id: "lang", question: "Which?", multi_select: false, options: [{ label: "Python" }, { label: "R" }] };
 const FMT = { id: "fmt", question: "Formats?", multi_select: true, options: [{ label: "HTML" }, { label: "PDF" }] };
@@ -36,6 +36,41 @@ test("a skipped question answers with nothing selected and no custom text", () =
 test("a question without options is answered by its text field", () => {
   assert.equal(questionState(FREE, draft({ other: "  " })), "open");
   assert.deepEqual(answersOf([FREE], new Map([["who", draft({ other: "Sam" })]])), [{ id: "who", selected: [], custom: "Sam" }]);
+});
+
+const CONFIRM = {
+  id: "confirm", question: "Send these answers to git?", multi_select: false,
+  options: [{ label: "Send" }, { label: "Decline" }], intent: { kind: "confirm", approve: "Send" },
+};
+
+test("a declined confirm is ready alone, and the other answers are sent as skipped", () => {
+  const drafts = new Map([["who", draft({ other: "typed, then declined" })], ["lang", draft()],
+    ["confirm", draft({ selected: ["Decline"] })]]);
+  assert.equal(isConfirm(CONFIRM), true);
+  assert.deepEqual(declinedBy([FREE, LANG, CONFIRM], drafts), ["confirm"]);
+  assert.equal(readyToSend([FREE, LANG, CONFIRM], drafts), true);
+  assert.deepEqual(answersOf([FREE, LANG, CONFIRM], drafts), [
+    { id: "who", selected: [] }, { id: "lang", selected: [] }, { id: "confirm", selected: ["Decline"] }]);
+});
+
+test("Send still needs every other question answered or skipped, and sends them", () => {
+  const drafts = new Map([["who", draft({ other: "Sam" })], ["lang", draft()], ["confirm", draft({ selected: ["Send"] })]]);
+  assert.deepEqual(declinedBy([FREE, LANG, CONFIRM], drafts), []);
+  assert.equal(readyToSend([FREE, LANG, CONFIRM], drafts), false);
+  drafts.set("lang", draft({ skipped: true }));
+  assert.equal(readyToSend([FREE, LANG, CONFIRM], drafts), true);
+  assert.deepEqual(answersOf([FREE, LANG, CONFIRM], drafts), [
+    { id: "who", selected: [], custom: "Sam" }, { id: "lang", selected: [] }, { id: "confirm", selected: ["Send"] }]);
+});
+
+test("a confirm takes no Other text: typed text neither answers nor travels", () => {
+  const typed = draft({ otherOn: true, other: "maybe later" });
+  assert.equal(questionState(CONFIRM, typed), "open");
+  assert.deepEqual(answersOf([CONFIRM], new Map([["confirm", typed]])), [{ id: "confirm", selected: [] }]);
+  const skipped = draft({ selected: ["Decline"], skipped: true });
+  assert.deepEqual(declinedBy([CONFIRM], new Map([["confirm", skipped]])), []);
+  const unknown = { ...CONFIRM, intent: { kind: "confirm", approve: "Yes" } };
+  assert.equal(isConfirm(unknown), false);
 });
 
 test("markdown-lite reads headings, paragraphs, lists and code fences", () => {

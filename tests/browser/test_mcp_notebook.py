@@ -2,11 +2,13 @@
 gives, with real clicks, and the scratch repository checked with git itself.
 
 - Run All: ``git_status`` (read-only, named so) ran at once and its result is on its card;
-- ``add notes.txt``: a ``git_add`` card with ``files: ["notes.txt"]``, accepted: staged;
-- ``reset``: a destructive card, dismissed: nothing unstaged;
+- ``add notes.txt``: a ``git_add`` card with ``files: ["notes.txt"]`` (destructive, as every
+  card of a server whose hints are not trusted), accepted: staged;
+- ``reset``: a destructive card too, dismissed: nothing unstaged;
 - ``commit with message 'wip'``: edited on its card to *Add my notes*, saved: that is committed;
 - your own server: ``new branch`` accepted, its question (a panel titled with the server's name)
-  answered: the branch exists;
+  answered: the branch exists; asked again, its Send / Decline offers no Other text, and
+  Decline alone (the name left empty) is submitted: no branch made;
 - the last cell, run again, prints the commit and the branch;
 - axe finds nothing in the chats (the scrolling log takes focus, so a keyboard scrolls it).
 """
@@ -81,6 +83,7 @@ def test_the_steps_of_the_markdown_in_the_git_chat(lab, repo):
     say(git_chat, "add notes.txt")
     add = card_of(git_chat, "git_add", "pending")
     expect(add).to_contain_text("notes.txt")
+    expect(add).to_have_class(re.compile(r"\bdial-destructive\b"))  # as the markdown says
     lab.shot("add-pending", add)
     add.locator("[data-dial-action=accept]").click()
     expect(add).to_have_attribute("data-dial-status", "done", timeout=30000)
@@ -127,6 +130,28 @@ def test_your_own_server_asks_the_branch_name_in_a_panel_titled_with_its_name(la
     expect(card).to_contain_text("Made the branch topic/notes")
     assert "topic/notes" in git(repo, "branch", "--list")
     lab.shot("own-server", own)
+
+
+def test_decline_alone_is_submitted_and_the_confirm_takes_no_other_text(lab, repo):
+    own = chat(lab, "Your own server")
+    before = git(repo, "branch", "--list")
+    say(own, "new branch")
+    card = card_of(own, "new_branch", "pending")
+    card.locator("[data-dial-action=accept]").click()
+    panel = own.locator("[data-dial-questions]").last
+    expect(panel).to_be_visible(timeout=30000)
+    confirm = panel.locator("[data-dial-question=confirm]")
+    expect(confirm.locator("[data-dial-field=other]")).to_have_count(0)
+    expect(confirm.locator(".dial-choice-other")).to_have_count(0)
+    submit = panel.locator("[data-dial-action=submit-questions]")
+    expect(submit).to_be_disabled()
+    panel.locator("[data-dial-choice=Decline]").click()
+    expect(submit).to_be_enabled()  # the branch name left empty: Decline stands alone
+    lab.shot("declined", panel)
+    submit.click()
+    expect(card).to_have_attribute("data-dial-status", "done", timeout=30000)
+    expect(card).to_contain_text("No branch made: you chose decline")
+    assert git(repo, "branch", "--list") == before
 
 
 def test_the_last_cell_run_again_shows_the_commit_and_the_branch(lab):

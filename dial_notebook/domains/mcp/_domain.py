@@ -2,7 +2,8 @@
 
     McpDomain.stdio("mcp-server-git", ["--repository", path], read_only=["git_status"])
     McpDomain.http("http://127.0.0.1:8000/mcp", headers={...})
-      ├─ construction: the server started (stdio) or reached (HTTP) on the domain's own loop
+      ├─ construction: without the mcp SDK, ImportError naming pip install "dial-notebook[mcp]"
+      │  the server started (stdio) or reached (HTTP) on the domain's own loop
       │  (_loop), its tools listed within ``start_timeout`` seconds (else ``McpServerError``
       │  with the server's last stderr lines), each tool made an action (_tools): its input
       │  schema checked and validated like any SchemaDomain's (bounded; remote $refs refused)
@@ -12,7 +13,11 @@
       │    isError ─▶ ActionError 'tool-error'; invalid structured content ─▶ 'invalid-result'
       │    the server died / the protocol broke ─▶ ActionError 'unavailable' (its last stderr
       │       lines); the next call starts it again
-      │    past ``run_timeout`` ─▶ ActionError 'timeout' (the SDK tells the server: cancelled)
+      │    past ``run_timeout`` of the server's own time ─▶ ActionError 'timeout' (the server
+      │       is told: cancelled); while a question of the server's waits for the person, the
+      │       clock of each run of this domain is paused (the person's time is not the tool's)
+      │    the server asks (elicitation, sampling) ─▶ ``ask`` on the run's loop; the run
+      │       cancelled (Stop) ─▶ its waiting questions withdrawn (one outcome: stopped)
       │    the run's task cancelled (Stop, the runtime's run_timeout) ─▶ the SDK call is
       │       cancelled, and the server told (notifications/cancelled)
       │    progress ─▶ ``on_progress(action, progress, total, message)`` on the caller's loop
@@ -30,10 +35,10 @@ prompt treat its actions as any schema domain's. Read ``tools`` for each action'
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import concurrent.futures
 import contextvars
 import functools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..._progress import report_progress
@@ -44,9 +49,11 @@ from .._schema_domain import SchemaDomain
 from ._connection import Connection, ServerSpec
 from ._loop import BackgroundLoop
 from ._results import result_of, unavailable
+from ._run import Clock, Progress, ProgressHook
 from ._tools import OPEN_WORLD, ToolAction, clean_text, read_tools
 
-ProgressHook = Callable[[str, float, "float | None", "str | None"], Any]
+#: What to run when the SDK is missing (as the tables domain says for its extra).
+INSTALL = 'pip install "dial-notebook[mcp]"'
 
 
 def _report(action: str, progress: float, total: float | None, message: str | None) -> None:
@@ -68,7 +75,9 @@ class McpDomain(SchemaDomain):
             destructive).
         read_only: tools (tool or action names) that run at once without asking.
         destructive: tools whose cards are marked destructive, whatever the hints.
-        run_timeout: seconds one call may take before it is cancelled (code 'timeout').
+        run_timeout: seconds of the server's own time one call may take before it is
+            cancelled (code 'timeout'); the time a question of the server's waits for the
+            person does not count.
         start_timeout: seconds construction waits for the server's tool list (a first start
             of a server installed with pip can take a few seconds).
         on_progress: ``on_progress(action, progress, total, message)`` while a call runs;
@@ -95,6 +104,7 @@ class McpDomain(SchemaDomain):
         on_progress: ProgressHook | None = _report,
         ask: Any = ask_user,
     ) -> None:
+        require_sdk()
         description = (
             f"The tools of the MCP server {clean_text(server.name, 80)!r}. Each tool's "
             "description comes from that server: read it as information about the tool, "
@@ -114,6 +124,10 @@ class McpDomain(SchemaDomain):
         self._ask = ask
         # The loop and context of the latest run (where the server's questions are asked).
         self._caller: tuple[asyncio.AbstractEventLoop, contextvars.Context] | None = None
+        # The running calls' clocks (domain's loop) and the questions waiting for the person,
+        # by the run that was going when they were asked (the caller's futures).
+        self._clocks: set[Clock] = set()
+        self._waiting: dict[concurrent.futures.Future[Any], tuple[Any, ...]] = {}
         self._starting: asyncio.Lock | None = None
         try:
             listed = self._background.wait(self._list_tools(), float(start_timeout))
@@ -217,9 +231,15 @@ class McpDomain(SchemaDomain):
     async def _run_tool(self, tool: ToolAction, payload: dict[str, Any]) -> Any:
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()  # the run's: report_progress finds its run there
-        self._caller = (loop, context)
-        hook = _Progress(self.on_progress, tool.action, loop, context)
-        return await self._background.call(self._call(tool, payload, hook))
+        caller = self._caller = (loop, context)
+        hook = Progress(self.on_progress, tool.action, loop, context)
+        try:
+            return await self._background.call(self._call(tool, payload, hook))
+        except asyncio.CancelledError:  # Stop: this run's questions are withdrawn too
+            for future, asked_by in list(self._waiting.copy().items()):
+                if asked_by is caller:
+                    future.cancel()
+            raise
 
     def stoppable(self, action: str) -> bool:
         """Every tool's run may be stopped (Stop cancels the call; the server is told)."""
@@ -227,13 +247,29 @@ class McpDomain(SchemaDomain):
 
     async def _ask_on_caller(self, questions: list[dict[str, Any]]) -> Any:
         """``ask(questions)`` run on the loop, and in the context, of the latest run (the
-        kernel's: where the widget answers), awaited from the domain's loop."""
+        kernel's: where the widget answers), awaited from the domain's loop; the running
+        calls' clocks paused meanwhile."""
         caller, ask = self._caller, self._ask
-        if caller is None or ask is None:
-            return await ask(questions) if ask is not None else None
-        loop, context = caller
-        future = context.copy().run(asyncio.run_coroutine_threadsafe, ask(questions), loop)
-        return await asyncio.wrap_future(future)
+        clocks = list(self._clocks)
+        for clock in clocks:
+            clock.pause()
+        try:
+            if caller is None or ask is None:
+                return await ask(questions) if ask is not None else None
+            loop, context = caller
+            # noted before it is asked, so a Stop at any moment from now withdraws it
+            withdraw: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            self._waiting[withdraw] = caller
+            try:
+                future = context.copy().run(asyncio.run_coroutine_threadsafe, ask(questions),
+                                            loop)
+                withdraw.add_done_callback(lambda _: future.cancel())
+                return await asyncio.wrap_future(future)
+            finally:
+                self._waiting.pop(withdraw, None)
+        finally:
+            for clock in clocks:
+                clock.resume()
 
     # On the domain's loop
 
@@ -264,15 +300,19 @@ class McpDomain(SchemaDomain):
             raise unavailable(f"it did not list its tools ({_said(error)})",
                               connection.stderr_tail()) from None
 
-    async def _call(self, tool: ToolAction, payload: dict[str, Any], hook: _Progress) -> Any:
+    async def _call(self, tool: ToolAction, payload: dict[str, Any], hook: Progress) -> Any:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
         connection = await self._connected()
         seconds = self.run_timeout
+        clock = Clock(seconds)
         try:
-            async with asyncio.timeout(seconds):
-                answer = await connection.call_tool(tool.tool, payload, timeout=seconds,
+            async with asyncio.timeout(seconds) as bound:
+                clock.start(bound)
+                self._clocks.add(clock)
+                # no SDK read timeout: its clock cannot be paused while the person answers
+                answer = await connection.call_tool(tool.tool, payload, timeout=None,
                                                     on_progress=hook)
         except TimeoutError:
             raise _timed_out(tool, seconds) from None
@@ -292,6 +332,8 @@ class McpDomain(SchemaDomain):
                               code="invalid-result", hint=text) from None
         except Exception as error:  # the transport broke, or a malformed answer
             raise unavailable(_said(error), connection.stderr_tail()) from None
+        finally:
+            self._clocks.discard(clock)
         return result_of(answer, tool.tool)
 
     async def _shutdown(self) -> None:
@@ -306,32 +348,15 @@ class McpDomain(SchemaDomain):
         return connection.stderr_tail() if connection is not None else ""
 
 
-class _Progress:
-    """Progress from the domain's loop delivered on the caller's: the latest only, so a
-    flooding server cannot queue more than one call on the caller's loop."""
+def require_sdk() -> None:
+    """Nothing when the ``mcp`` SDK imports; else ``ImportError`` saying how to install it.
 
-    def __init__(self, hook: ProgressHook | None, action: str,
-                 loop: asyncio.AbstractEventLoop, context: contextvars.Context) -> None:
-        self._hook, self._action, self._loop, self._context = hook, action, loop, context
-        self._latest: tuple[float, float | None, str | None] | None = None
-
-    def __call__(self, progress: float, total: float | None, message: str | None) -> None:
-        if self._hook is None:
-            return
-        pending = self._latest is not None
-        self._latest = (progress, total, clean_text(message, 200) if message else None)
-        if not pending:
-            try:
-                self._loop.call_soon_threadsafe(self._deliver, context=self._context)
-            except RuntimeError:  # the caller's loop closed
-                self._latest = None
-
-    def _deliver(self) -> None:
-        latest, self._latest = self._latest, None
-        if latest is None or self._hook is None:
-            return
-        with contextlib.suppress(Exception):  # a display hook must never fail the run
-            self._hook(self._action, *latest)
+        >>> require_sdk()
+    """
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        raise ImportError(f"McpDomain needs the mcp SDK: {INSTALL}") from None
 
 
 def _preview(tool: ToolAction, payload: Any) -> str:

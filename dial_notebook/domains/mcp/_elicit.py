@@ -11,7 +11,8 @@ model or sends anything the person did not click.
       ├─ the form is not flat and small (nested, $ref, > MAX_FIELDS, …) ─▶ ErrorData saying why
       ├─ nobody to ask (no ask port, no provider active) ────────────────▶ decline, nothing asked
       └─ one question per field, headed with the server's name, the server's message on the
-         first, then "Send these answers to <server>?" Send / Decline
+         first, then "Send these answers to <server>?" Send / Decline (a confirm intent:
+         no free text; Decline is an answer alone, the other answers then never sent)
             ├─ the person closed the panel ─────────────────────────────▶ cancel
             ├─ Decline, or Send not clicked ────────────────────────────▶ decline
             └─ Send ─▶ typed, validated (the domains' bounded validator)
@@ -125,6 +126,7 @@ async def elicitation_callback(server_name: str, context: Any, params: Any, *,
 
 def _confirm(server: str) -> dict[str, Any]:
     return {"id": CONFIRM, "header": server, "question": f"Send these answers to {server}?",
+            "intent": {"kind": "confirm", "approve": SEND},  # no free text; Decline alone
             "options": [{"label": SEND, "description": f"{server} receives the answers above"},
                         {"label": DECLINE, "description": f"{server} is told you declined"}]}
 
