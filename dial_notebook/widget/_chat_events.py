@@ -9,7 +9,8 @@ runtime's own stays as it is — with what the widget adds to it:
     streamed reply  ──▶ {type: 'progress', turn, at, text | prose, writing} messages: the
                       prose so far, readable (the runtime strips the markup), and what the
                       agent is writing ("proposing: add-note"); never kept (_chat_progress.py)
-    running         ──▶ not shown; the session is saved now
+    running         ──▶ {type: 'run-started', id, action, stoppable} to the front end (its
+                      card says Running… until its outcome); the session is saved now
     suggestion      ──▶ its action's JSON Schema learnt (the card's edit form)
     a chart (an inform's, an outcome's result's) ──▶ drawn as a PNG (_vegalite.py): now, or
                       "Drawing the chart…" and put in place once drawn off the loop; an
@@ -26,6 +27,7 @@ from typing import Any
 
 import traitlets
 
+from ._chat_progress import action_stoppable, run_started
 from ._chat_traffic import running_loop
 from ._serialise import json_safe
 from ._vegalite import drawing_later, with_chart  # a Vega-Lite chart, drawn as a PNG
@@ -42,8 +44,11 @@ class RuntimeEvents(traitlets.HasTraits):
         if kind == "progress":
             self._progress(event)
             return
-        if kind == "running":  # a run started: not shown, but the session is saved now
+        if kind == "running":  # a run started: its card says so; the session is saved now
             self._changed(urgent=True)
+            started = run_started(event, action_stoppable(self.domain, str(event.get("action"))))
+            if started is not None:
+                self.send(started)
             return
         if kind == "sent":
             self.thinking = True

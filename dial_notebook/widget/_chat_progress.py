@@ -21,6 +21,11 @@ running card, and leaves the streamed reply alone:
     progress {id, action, progress, total, message} ──▶ {type: 'run-progress', id, action,
         progress, total, message}; one the front end could not draw ──▶ nothing
 
+A run starting (the runtime's 'running' notice, also never kept) is told to the front end, so
+its card says "Running…" until its outcome, with Stop where Stop cancels the run:
+
+    running {id, action} ──▶ {type: 'run-started', id, action, stoppable} (``run_started``)
+
     >>> stream = StreamedReply()
     >>> stream.message({"turn": 1, "prose": "Hello", "writing": None})
     {'type': 'progress', 'turn': 1, 'writing': None, 'at': 0, 'text': 'Hello'}
@@ -34,7 +39,10 @@ running card, and leaves the streamed reply alone:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
+
+from .._ports import field_of
 
 #: The text of one streamed reply's progress messages is at most this many times its longest
 #: prose, plus ``_PROGRESS_FLOOR`` characters: a reply whose pieces keep rewriting its prose
@@ -106,6 +114,52 @@ def run_progress(event: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": "run-progress", "id": sid, "action": str(event.get("action") or ""),
             "progress": done, "total": total,
             "message": text if isinstance(text, str) else None}
+
+
+class RunStartedMessage(TypedDict):
+    """A run started (the runtime's 'running' notice), for its card (or execute step): it
+    says Running… until its outcome; ``stoppable``: Stop cancels the run. Never kept (one of
+    the kernel's messages: ``_contract.KERNEL_MESSAGES``)."""
+
+    type: Literal["run-started"]
+    id: str
+    action: str
+    stoppable: bool
+
+
+def run_started(event: dict[str, Any], stoppable: bool) -> dict[str, Any] | None:
+    """The front end's message for a run that started (the runtime's 'running' notice), or
+    None when its id is not text the card could be found by.
+
+        >>> run_started({"type": "running", "id": "sg-1", "action": "copy"}, True)
+        {'type': 'run-started', 'id': 'sg-1', 'action': 'copy', 'stoppable': True}
+    """
+    sid = event.get("id")
+    if not isinstance(sid, str) or not sid:
+        return None
+    return {"type": "run-started", "id": sid, "action": str(event.get("action") or ""),
+            "stoppable": stoppable is True}
+
+
+def action_stoppable(domain: Any, action: str) -> bool:
+    """Whether Stop cancels a run of ``action``, as the runtime decides it (its domain port's
+    ``stoppable``): the action's spec says ``stoppable``, or ``domain.stoppable(action)`` is
+    True (one that raises says no). An execute step, a hand-off: no such action, no.
+
+        >>> action_stoppable(type("D", (), {"actions": {"copy": {"stoppable": True}}})(), "copy")
+        True
+    """
+    actions = getattr(domain, "actions", None)
+    spec = actions.get(action) if isinstance(actions, Mapping) else None
+    if spec is not None and field_of(spec, "stoppable", False) is True:
+        return True
+    says = getattr(domain, "stoppable", None)
+    if not callable(says):
+        return False
+    try:
+        return says(action) is True
+    except Exception:
+        return False
 
 
 def _number(value: Any) -> bool:

@@ -20,17 +20,21 @@ The front end mirrors these in ``js/src/contract.js``; the runtime's events are 
                          RuleDraftMessage, AllowMessage, RevokeMessage, TrustMessage,
                          ConfirmRuleMessage
     kernel ─▶ front end  PongMessage, AppendMessage, ProgressMessage, DryRunResultMessage,
-                         RuleDraftResultMessage, AllowResultMessage
+                         RuleDraftResultMessage, AllowResultMessage, RunProgressMessage,
+                         RunStartedMessage (_chat_progress.py)
 
     >>> sorted(FRONT_END_MESSAGES)  # doctest: +NORMALIZE_WHITESPACE
     ['allow', 'answer', 'confirm-rule', 'decide', 'dry-run', 'ping', 'questions', 'retry',
      'revoke', 'rule-draft', 'say', 'stop', 'sync', 'trust', 'undo']
-    >>> sorted(KERNEL_MESSAGES)
-    ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft', 'run-progress']
+    >>> sorted(KERNEL_MESSAGES)  # doctest: +NORMALIZE_WHITESPACE
+    ['allow', 'append', 'dry-run', 'pong', 'progress', 'rule-draft', 'run-progress',
+     'run-started']
 """
 
 # no ``from __future__ import annotations``: TypedDict reads NotRequired from real annotations
 from typing import Any, Literal, NotRequired, TypedDict
+
+from ._chat_progress import RunStartedMessage
 
 
 class PersonEntry(TypedDict):
@@ -364,6 +368,7 @@ KERNEL_MESSAGES: dict[str, type] = {
     "pong": PongMessage, "append": AppendMessage, "progress": ProgressMessage,
     "dry-run": DryRunResultMessage, "rule-draft": RuleDraftResultMessage,
     "allow": AllowResultMessage, "run-progress": RunProgressMessage,
+    "run-started": RunStartedMessage,  # _chat_progress.py
 }
 
 class ChartDrawn(TypedDict):

@@ -5,7 +5,9 @@ JavaScript (js/src/items.js: ``itemsOf``), and a test holds the two to each othe
 (``tests/contract_transcript.py`` writes ``js/test/fixtures/items.json`` from these;
 ``js/test/items.test.mjs`` checks that ``itemsOf`` makes the same from the same transcript).
 
-    transcript_items(transcript, pending) ──▶ [Item, …], in the order shown:
+    transcript_items(transcript, pending, running=()) ──▶ [Item, …], in the order shown
+    (``running``: the ids of the runs going now, never in the transcript — a card without an
+    outcome whose run goes, or a block one of whose steps does, is 'running'):
       suggestion       a card; later its outcome, its steps' outcomes (an execute block), the
                        agent's acknowledgements, an Undo's outcome 'undone' or its failure
       person           a bubble, unless it answers a question: then the question's answer
@@ -24,7 +26,7 @@ Keys are the widget's: a letter for the kind and the index of the event that mad
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,7 +71,8 @@ class Item:
     undo_failed: Mapping[str, Any] | None = None
 
 
-def transcript_items(transcript: list[Any], pending: Mapping[str, Any]) -> list[Item]:
+def transcript_items(transcript: list[Any], pending: Mapping[str, Any],
+                     running: Collection[str] = ()) -> list[Item]:
     """Cards get their outcome, steps and acknowledgements; answers join their question; each
     turn ends with what the agent received and replied (a 'wire' item); then each card and
     question is told whether it is what ``pending`` waits for, and each card its status."""
@@ -77,7 +80,7 @@ def transcript_items(transcript: list[Any], pending: Mapping[str, Any]) -> list[
     for index, event in enumerate(transcript):
         reader.read(index, event)
     reader.end_turn()
-    _settle(reader.items, reader.cards, pending)
+    _settle(reader.items, reader.cards, pending, running)
     return reader.items
 
 
@@ -197,19 +200,21 @@ class Reader:
         # a skipped proposal without a card of its own: its 'skipped' note says why
 
 
-def _settle(items: list[Item], cards: dict[str, Item], pending: Mapping[str, Any]) -> None:
+def _settle(items: list[Item], cards: dict[str, Item], pending: Mapping[str, Any],
+            running: Collection[str] = ()) -> None:
     """Each card's and question's part of ``pending``, each card's status, the latest no-reply's
     Retry (the latest of what the widget shows)."""
     shown = [item for item in items if item.kind not in COPY_KINDS]
     last = shown[-1] if shown else None
     for item in items:
-        settle(item, cards, pending, last)
+        settle(item, cards, pending, last, running)
 
 
 def settle(item: Item, cards: Mapping[str, Item], pending: Mapping[str, Any],
-           last: Item | None) -> None:
-    """One item's part of ``pending``, a card's status, a no-reply's Retry (when it is
-    ``last``, the latest item the widget shows): what ``transcript_items`` settles for each."""
+           last: Item | None, running: Collection[str] = ()) -> None:
+    """One item's part of ``pending``, a card's status (``running``: the ids of the runs
+    going), a no-reply's Retry (when it is ``last``, the latest item the widget shows): what
+    ``transcript_items`` settles for each."""
     decide = pending if pending.get("kind") == "decide" else None
     answer = pending if pending.get("kind") == "answer" else None
     if item.kind == "no-reply":
@@ -220,8 +225,9 @@ def settle(item: Item, cards: Mapping[str, Item], pending: Mapping[str, Any],
         item.pending = decide if mine else None
         item.status = ("undone" if item.undone is not None
                        else str(item.outcome.get("status")) if item.outcome is not None
+                       else "running" if str(item.event.get("id")) in running
                        else "pending" if mine
-                       else block_status(item) if item.event.get("kind") == "execute"
+                       else block_status(item, running) if item.event.get("kind") == "execute"
                        else "proposed")
     elif item.kind == "ask":
         item.pending = (answer if answer is not None and answer.get("index") == item.index
@@ -232,14 +238,17 @@ def _hashable(value: Any) -> bool:
     return value is None or isinstance(value, int | str | float | bool)
 
 
-def block_status(item: Item) -> str:
-    """An execute block's status from its steps' outcomes (js/src/items.js: blockStatus).
+def block_status(item: Item, running: Collection[str] = ()) -> str:
+    """An execute block's status from its steps' outcomes, or one of ``running`` started
+    (js/src/items.js: blockStatus).
 
         >>> block_status(Item("suggestion", {"kind": "execute", "confirmed": True}))
         'confirmed'
     """
     steps = steps_of(item.event)
     if not item.steps:
+        if any(isinstance(s, Mapping) and str(s.get("id")) in running for s in steps):
+            return "running"
         return "confirmed" if item.event.get("confirmed") else "proposed"
     if len(item.steps) < len(steps):
         return "running"

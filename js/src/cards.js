@@ -5,10 +5,12 @@
 // (comments.js) and, on an allowable card, "Always allow like this…" (the rule editor,
 // rules.js) — or its outcome once it has one (the rule that accepted it, rules-panel.js; the
 // reason and comments the person gave; the code that ran, and Undo) — and, while it runs,
-// how far it has come, as the run says ("3 of 10 — copying files", run-progress.js). A click sends
-// {type: 'decide', token, decision, payload?, reason?, comments?}; what happens next is the
-// kernel's to decide (the card only shows what it is told). A card a rule accepted offers no
-// decision: it says "Accepted by rule r1".
+// that it runs — "Running…" from the person's Accept (or the kernel's run-started) until its
+// outcome, its controls disabled, Stop when its run is stoppable — and how far it has come, as
+// the run says ("3 of 10 — copying files", run-progress.js; an execute step's on its step). A
+// click sends {type: 'decide', token, decision, payload?, reason?, comments?}; what happens next
+// is the kernel's to decide (the card only shows what it is told). A card a rule accepted
+// offers no decision: it says "Accepted by rule r1".
 
 import { commentButton, commentsArea, commentsPart, commentsToSend, outcomeComments, outcomeReason, reasonButton, reasonOpen,
   reasonRow } from "./comments.js";
@@ -18,7 +20,7 @@ import { focusAfterDecision } from "./focus.js";
 import { resultNodes } from "./inform.js";
 import { codeBlock, dryRunSection, edited, undoPart } from "./review.js";
 import { byRuleLine, ruleIdOf } from "./rules-panel.js";
-import { runProgressPart } from "./run-progress.js";
+import { clicked, runProgressPart, startedRun } from "./run-progress.js";
 import { allowable, openRuleEditor, ruleEditor, ruleSavedNote } from "./rules.js";
 import { STATUS_LABEL, resultText, summarise, words } from "./text.js";
 
@@ -48,9 +50,12 @@ export function draftFor(view, item) {
   return draft;
 }
 
+/** What a decided card's controls are: disabled once its decision is sent. */
+const CONTROLS = "[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]";
+
 /**
  * The person's decision, sent once per pending token, with the card's comments (if any); the
- * card's controls are disabled.
+ * card's controls are disabled; accepted (or saved edited), it runs from now on (Running…).
  * @param {ViewState} view
  * @param {SuggestionItem} item
  * @param {DecideMessage['decision']} decision
@@ -67,11 +72,17 @@ export function decide(view, item, decision, extra = {}) {
   view.model.send(message);
   const card = view.nodes.get(item.key);
   if (card) {
-    card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
-      /** @type {HTMLButtonElement} */ (b).disabled = true;
-    });
+    disableControls(card.node);
     focusAfterDecision(card.node); // not to <body>, as the disabled control would leave it
   }
+  if (decision === "accept" || decision === "edit") clicked(view.model, String(item.event.id), token);
+}
+
+/** @param {Element} node */
+function disableControls(node) {
+  node.querySelectorAll(CONTROLS).forEach((b) => {
+    /** @type {HTMLButtonElement} */ (b).disabled = true;
+  });
 }
 
 /**
@@ -104,14 +115,17 @@ export function suggestionCard(view, item) {
     card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
   }
   const execute = event.kind === "execute";
-  if (execute && !(item.pending && draftFor(view, item).open)) card.append(...stepList(item));
+  if (execute && !(item.pending && draftFor(view, item).open)) card.append(...stepList(view, item));
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
   const byRule = byRuleLine(view, item);
   if (byRule) card.append(byRule);
-  if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
-  else if (item.outcome) {
+  if (waiting(item)) {
+    card.append(...decisionPart(view, item, preview, destructive));
+    if (view.sending.has(item.pending.token)) disableControls(card); // sent: redrawn, still disabled
+    if (item.status === "running") card.append(runningPart(view, item, preview));
+  } else if (item.outcome) {
     card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
     const said = outcomeComments(item.outcome);
     if (said) card.append(said);
@@ -121,13 +135,37 @@ export function suggestionCard(view, item) {
   } else {
     const dry = dryRunSection(view, item); // not decided yet (nor waiting here): what it would do
     if (dry) card.append(dry);
-    card.append(runProgressPart(view, item)); // running: how far it has come, once it says
+    card.append(runningPart(view, item, preview)); // running: Running…, how far it has come
   }
   for (const ack of item.acks) {
     card.append(h("div", { className: "dial-card-ack", "data-dial-ack-of": String(event.id) },
       h("span", { className: "dial-card-ack-who" }, "Agent: "), String(ack.text || "")));
   }
   return card;
+}
+
+/**
+ * A card's run: "Running…" (then how far it has come) while it runs, with Stop when the kernel
+ * said its run is stoppable and the say it belongs to still goes; hidden while nothing runs.
+ * Stop stops the say, and with it this run (the kernel's rules: the run ends 'stopped').
+ * @param {ViewState} view
+ * @param {SuggestionItem} item
+ * @param {string} preview
+ */
+function runningPart(view, item, preview) {
+  const id = String(item.event.id);
+  const running = item.status === "running" && item.event.kind !== "execute"; // a block's: on its steps
+  const part = runProgressPart(view, id, String(item.event.action || ""), running);
+  if (!running) return part;
+  const stop = /** @type {HTMLButtonElement} */ (button("Stop", "stop-run", () => {
+    view.model.send({ type: "stop" });
+    stop.disabled = true;
+  }, { aria: `Stop: ${preview}` }));
+  stop.setAttribute("data-dial-run-stop", "");
+  // shown once the kernel says the run is stoppable (now, or later: run-progress.js)
+  stop.hidden = !(startedRun(view.model, id)?.stoppable && view.model.get("running"));
+  part.append(stop);
+  return part;
 }
 
 /**
@@ -234,10 +272,12 @@ function decisionControls(view, item, preview, destructive, draft, dry) {
 
 /**
  * An execute block's steps: every one, each command whole (monospace, hidden characters shown
- * by name, its line count), env and the agent's label, and each step's outcome.
+ * by name, its line count), env and the agent's label, each step's outcome, and, while the
+ * block runs, a step's run (Running…, how far it has come).
+ * @param {ViewState} view
  * @param {SuggestionItem} item
  */
-function stepList(item) {
+function stepList(view, item) {
   const payload = item.event.payload;
   /** @type {import("./contract.js").Step[]} */
   const steps = (payload && Array.isArray(payload.steps)) ? payload.steps : [];
@@ -245,7 +285,8 @@ function stepList(item) {
   const list = h("ol", { className: "dial-steps", "aria-label": `${steps.length} step${steps.length === 1 ? "" : "s"}` });
   for (const step of steps) {
     const outcome = item.steps.get(String(step.id));
-    const status = outcome ? String(outcome.status) : "";
+    const going = !outcome && !item.outcome && item.status === "running" && Boolean(startedRun(view.model, String(step.id)));
+    const status = outcome ? String(outcome.status) : going ? "running" : "";
     const hidden = Array.isArray(suspicious[String(step.id)]) ? suspicious[String(step.id)] : [];
     const ran = outcome && typeof outcome.command === "string" ? outcome.command : String(step.command ?? "");
     const lines = ran.split("\n").length;
@@ -265,6 +306,7 @@ function stepList(item) {
     row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
     if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, words("edited")));
     if (outcome) row.append(stepOutcome(outcome));
+    else if (item.status === "running") row.append(runProgressPart(view, String(step.id), `execute:${String(step.env || "")}`, going));
     list.append(row);
   }
   return [h("div", { className: "dial-step-count", "data-dial-step-count": String(steps.length) },

@@ -15,7 +15,8 @@
 //                 would it match) · allow (save the rule, accept the card with it) · revoke
 //   messages in:  pong (the kernel still holds this widget) · append (new events) · progress
 //                 (a reply being streamed) · dry-run (what the edit would do) · rule-draft
-//                 (the check of a schema) · allow (the rule saved, or why not)
+//                 (the check of a schema) · allow (the rule saved, or why not) · run-progress
+//                 (how far a run has come) · run-started (a run began: its card runs)
 //
 // The kernel's values are JSON; a field the kernel may leave out is optional here, and the
 // code reads every one defensively (agent text is untrusted, and so is its shape).
@@ -287,6 +288,9 @@ export {};
  *   type: 'run-progress', id: string, action: string, progress: number, total: number | null,
  *   message: string | null,
  * }} RunProgressMessage
+ * A run started, for its card (or execute step): Running… until its outcome; `stoppable`: Stop
+ * cancels the run (run-progress.js). Never kept.
+ * @typedef {{type: 'run-started', id: string, action: string, stoppable: boolean}} RunStartedMessage
  */
 
 /**

@@ -50,11 +50,14 @@ import { humanise, resultText, summarise } from "./text.js";
 
 /**
  * The conversation as display items: cards get their outcome, answers join their question.
+ * `running`: the ids of the runs going now (cards, execute steps: run-progress.js), never
+ * in the transcript; a card without an outcome whose run goes is 'running'.
  * @param {readonly TranscriptEvent[]} transcript
  * @param {Pending | {} | null | undefined} pending
+ * @param {ReadonlySet<string>} [running]
  * @returns {Item[]}
  */
-export function itemsOf(transcript, pending) {
+export function itemsOf(transcript, pending, running = new Set()) {
   /** @type {Item[]} */
   const items = [];
   /** @type {Map<string, SuggestionItem>} suggestion id -> latest card item */
@@ -147,8 +150,7 @@ export function itemsOf(transcript, pending) {
       const mine = current && current.kind === "decide" &&
         String(current.id) === String(item.event.id) && cards.get(String(current.id)) === item;
       item.pending = mine ? current : null;
-      item.status = item.undone ? "undone" : item.outcome ? String(item.outcome.status) : mine ? "pending"
-        : item.event.kind === "execute" ? blockStatus(item) : "proposed";
+      item.status = cardStatus(item, Boolean(mine), running);
     }
     if (item.kind === "ask") {
       item.pending = current && current.kind === "answer" && current.index === item.index
@@ -159,12 +161,32 @@ export function itemsOf(transcript, pending) {
 }
 
 /**
- * An execute block's status from its steps' outcomes: running, then done or failed.
+ * A card's status: its outcome's (or 'undone'), else running (its run goes), else waiting for
+ * the person (`mine`: the pending decision is this card's), else the block's or 'proposed'.
  * @param {SuggestionItem} item
+ * @param {boolean} mine
+ * @param {ReadonlySet<string>} running
  */
-export function blockStatus(item) {
+function cardStatus(item, mine, running) {
+  if (item.undone) return "undone";
+  if (item.outcome) return String(item.outcome.status);
+  if (running.has(String(item.event.id))) return "running";
+  if (mine) return "pending";
+  return item.event.kind === "execute" ? blockStatus(item, running) : "proposed";
+}
+
+/**
+ * An execute block's status from its steps' outcomes: running (a step has ended, or one of
+ * `running` has started), then done or failed.
+ * @param {SuggestionItem} item
+ * @param {ReadonlySet<string>} [running]
+ */
+export function blockStatus(item, running = new Set()) {
   const steps = (item.event.payload && item.event.payload.steps) || [];
-  if (!item.steps.size) return item.event.confirmed ? "confirmed" : "proposed";
+  if (!item.steps.size) {
+    if (steps.some((/** @type {import("./contract.js").Step} */ step) => running.has(String(step.id)))) return "running";
+    return item.event.confirmed ? "confirmed" : "proposed";
+  }
   if (item.steps.size < steps.length) return "running";
   return [...item.steps.values()].every((o) => o.status === "done") ? "done" : "failed";
 }

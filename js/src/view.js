@@ -8,6 +8,7 @@
 //   change:transcript | pending | thinking | running | schemas | title | queued | usage | code
 //          | undoable | rules ──▶ update()
 //   progress message ──▶ drawStream(): only the streamed bubble changes, nothing else redraws
+//   run-started message, Accept clicked ──▶ update(): the card says Running… (run-progress.js)
 //   dry-run message  ──▶ a card's "What it will do" alone is redrawn (review.js)
 //   rule-draft / allow message ──▶ a card's rule editor (rules.js)
 //   a card's "Accepted by rule r1" ──▶ view.showRule: the rules panel opened at r1 (rules-panel.js)
@@ -34,6 +35,7 @@ import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
 import { drawAllCode, listenForDryRuns } from "./review.js";
 import { listenForRules } from "./rules.js";
+import { listenForRuns, runningIds } from "./run-progress.js";
 import { rulesArea, untrustedOf } from "./rules-panel.js";
 import { viewState } from "./state.js";
 import { summarise } from "./text.js";
@@ -79,6 +81,7 @@ export function render({ model: connected, el }) {
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
+  const stopRuns = listenForRuns(model, () => update(chat)); // a run started: its card says so
   const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
   const stopArriving = markArriving(connected, chat.root); // the copy after it waits (chat.css)
   update(chat);
@@ -89,6 +92,7 @@ export function render({ model: connected, el }) {
     stopStreaming();
     stopDryRuns();
     stopRules();
+    stopRuns();
     questionsPanel.dispose();
   };
 }
@@ -293,7 +297,7 @@ function update(chat) {
     chat.seen = transcript.length;
     view.undoing.clear(); // an Undo clicked has been answered (or something else happened)
   }
-  drawLog(view, log, itemsOf(transcript, pending));
+  drawLog(view, log, itemsOf(transcript, pending, runningIds(model, pending)));
   markFilled(root, log);
   chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);

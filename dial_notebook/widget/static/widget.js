@@ -203,7 +203,7 @@ function formatNumber(value) {
 }
 
 // js/src/items.js
-function itemsOf(transcript, pending) {
+function itemsOf(transcript, pending, running = /* @__PURE__ */ new Set()) {
   const items = [];
   const cards = /* @__PURE__ */ new Map();
   const asks = /* @__PURE__ */ new Map();
@@ -282,7 +282,7 @@ function itemsOf(transcript, pending) {
     if (item.kind === "suggestion") {
       const mine = current && current.kind === "decide" && String(current.id) === String(item.event.id) && cards.get(String(current.id)) === item;
       item.pending = mine ? current : null;
-      item.status = item.undone ? "undone" : item.outcome ? String(item.outcome.status) : mine ? "pending" : item.event.kind === "execute" ? blockStatus(item) : "proposed";
+      item.status = cardStatus(item, Boolean(mine), running);
     }
     if (item.kind === "ask") {
       item.pending = current && current.kind === "answer" && current.index === item.index ? current : null;
@@ -290,9 +290,19 @@ function itemsOf(transcript, pending) {
   }
   return items;
 }
-function blockStatus(item) {
+function cardStatus(item, mine, running) {
+  if (item.undone) return "undone";
+  if (item.outcome) return String(item.outcome.status);
+  if (running.has(String(item.event.id))) return "running";
+  if (mine) return "pending";
+  return item.event.kind === "execute" ? blockStatus(item, running) : "proposed";
+}
+function blockStatus(item, running = /* @__PURE__ */ new Set()) {
   const steps = item.event.payload && item.event.payload.steps || [];
-  if (!item.steps.size) return item.event.confirmed ? "confirmed" : "proposed";
+  if (!item.steps.size) {
+    if (steps.some((step) => running.has(String(step.id)))) return "running";
+    return item.event.confirmed ? "confirmed" : "proposed";
+  }
   if (item.steps.size < steps.length) return "running";
   return [...item.steps.values()].every((o) => o.status === "done") ? "done" : "failed";
 }
@@ -2151,6 +2161,7 @@ function schemaRegion(id) {
 var KEEP = 64;
 var SAY_MS = 5e3;
 var MESSAGE_CHARS = 200;
+var RUNNING = "Running…";
 var memories = /* @__PURE__ */ new WeakMap();
 function readProgress(message) {
   if (!message || typeof message !== "object") return null;
@@ -2165,6 +2176,15 @@ function readProgress(message) {
   const message_ = typeof m.message === "string" && m.message.trim() ? summarise(m.message.replace(/\s+/g, " ").trim(), MESSAGE_CHARS) : null;
   return { id: m.id, action: typeof m.action === "string" ? m.action : "", progress, total, message: message_ };
 }
+function readStarted(message) {
+  if (!message || typeof message !== "object") return null;
+  const m = (
+    /** @type {{[key: string]: unknown}} */
+    message
+  );
+  if (m.type !== "run-started" || typeof m.id !== "string" || !m.id) return null;
+  return { id: m.id, action: typeof m.action === "string" ? m.action : "", stoppable: m.stoppable === true };
+}
 function progressText(run) {
   const count = run.total === null ? number(run.progress) : `${number(run.progress)} of ${number(run.total)}`;
   return run.message ? `${count} — ${run.message}` : count;
@@ -2175,25 +2195,82 @@ function number(value) {
 function memoryOf(model, now = () => Date.now()) {
   let memory = memories.get(model);
   if (memory) return memory;
-  const mine = (
-    /** @type {Memory} */
-    { runs: /* @__PURE__ */ new Map(), parts: /* @__PURE__ */ new Map(), said: -Infinity, now }
-  );
+  const mine = {
+    runs: /* @__PURE__ */ new Map(),
+    parts: /* @__PURE__ */ new Map(),
+    said: -Infinity,
+    now,
+    started: /* @__PURE__ */ new Map(),
+    clicked: /* @__PURE__ */ new Map(),
+    redraw: null,
+    scheduled: false,
+    listener: (message) => {
+      const run = readProgress(message);
+      if (run) received(mine, run);
+      const started = readStarted(message);
+      if (started) {
+        remember(mine.started, started.id, started);
+        for (const part of mine.parts.get(started.id) || []) {
+          const stop = (
+            /** @type {HTMLElement | null} */
+            part.querySelector("[data-dial-run-stop]")
+          );
+          if (stop) stop.hidden = !started.stoppable;
+        }
+        redrawSoon(mine);
+      }
+    }
+  };
   memories.set(model, mine);
-  model.on("msg:custom", (message) => {
-    const run = readProgress(message);
-    if (run) received(mine, run);
-  });
+  model.on("msg:custom", mine.listener);
   return mine;
 }
-function received(memory, run) {
-  memory.runs.delete(run.id);
-  memory.runs.set(run.id, run);
-  while (memory.runs.size > KEEP) {
-    const oldest = memory.runs.keys().next().value;
-    if (oldest === void 0) break;
-    memory.runs.delete(oldest);
+function listenForRuns(model, redraw2) {
+  const memory = memoryOf(model);
+  memory.redraw = redraw2;
+  return () => {
+    model.off("msg:custom", memory.listener);
+    memory.redraw = null;
+    memory.parts.clear();
+    if (memories.get(model) === memory) memories.delete(model);
+  };
+}
+function clicked(model, id, token) {
+  const memory = memoryOf(model);
+  remember(memory.clicked, id, token);
+  redrawSoon(memory);
+}
+function runningIds(model, pending) {
+  const memory = memoryOf(model);
+  const ids = new Set(memory.started.keys());
+  const asking = pending && pending.kind === "decide" ? pending : null;
+  for (const [id, token] of memory.clicked) {
+    if (!asking || String(asking.id) !== id || asking.token === token) ids.add(id);
   }
+  return ids;
+}
+function startedRun(model, id) {
+  return memoryOf(model).started.get(id);
+}
+function remember(map, key, value) {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > KEEP) {
+    const oldest = map.keys().next().value;
+    if (oldest === void 0) break;
+    map.delete(oldest);
+  }
+}
+function redrawSoon(memory) {
+  if (memory.scheduled || !memory.redraw) return;
+  memory.scheduled = true;
+  queueMicrotask(() => {
+    memory.scheduled = false;
+    memory.redraw?.();
+  });
+}
+function received(memory, run) {
+  remember(memory.runs, run.id, run);
   const parts = memory.parts.get(run.id);
   if (!parts) return;
   const say = memory.now() - memory.said >= SAY_MS;
@@ -2209,14 +2286,13 @@ function received(memory, run) {
   if (said) memory.said = memory.now();
   if (!parts.size) memory.parts.delete(run.id);
 }
-function runProgressPart(view, item) {
-  const id = String(item.event.id);
+function runProgressPart(view, id, action, running) {
   const memory = memoryOf(view.model);
   const part = h(
     "div",
-    { className: "dial-run-progress", "data-dial-run-progress": id, hidden: true },
-    h("progress", { "aria-label": `Progress of ${summarise(String(item.event.action || "the run"), 80)}` }),
-    h("span", { className: "dial-run-progress-text" }),
+    { className: "dial-run-progress", "data-dial-run-progress": id, hidden: !running },
+    h("progress", { "aria-label": `Progress of ${summarise(action || "the run", 80)}` }),
+    h("span", { className: "dial-run-progress-text" }, running ? RUNNING : ""),
     h("span", { className: "dial-sr-only", "aria-live": "polite", "data-dial-run-said": "" })
   );
   const parts = memory.parts.get(id) || /* @__PURE__ */ new Set();
@@ -2876,6 +2952,7 @@ function draftFor(view, item) {
   }
   return draft;
 }
+var CONTROLS2 = "[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]";
 function decide(view, item, decision, extra = {}) {
   const token = item.pending && item.pending.token;
   if (!token || view.sending.has(token)) return;
@@ -2886,11 +2963,15 @@ function decide(view, item, decision, extra = {}) {
   view.model.send(message);
   const card = view.nodes.get(item.key);
   if (card) {
-    card.node.querySelectorAll("[data-dial-action], [data-dial-reason], [data-dial-comment-text], [data-dial-comment-field]").forEach((b) => {
-      b.disabled = true;
-    });
+    disableControls(card.node);
     focusAfterDecision(card.node);
   }
+  if (decision === "accept" || decision === "edit") clicked(view.model, String(item.event.id), token);
+}
+function disableControls(node) {
+  node.querySelectorAll(CONTROLS2).forEach((b) => {
+    b.disabled = true;
+  });
 }
 function suggestionCard(view, item) {
   const event = item.event;
@@ -2922,14 +3003,17 @@ function suggestionCard(view, item) {
     card.append(h("div", { className: "dial-agent-text" }, String(event.text)));
   }
   const execute = event.kind === "execute";
-  if (execute && !(item.pending && draftFor(view, item).open)) card.append(...stepList(item));
+  if (execute && !(item.pending && draftFor(view, item).open)) card.append(...stepList(view, item));
   if (execute && event.confirmed && item.pending) {
     card.append(h("div", { className: "dial-note" }, "You answered yes above. That was not approval to run code: check the commands, then Accept to run them."));
   }
   const byRule = byRuleLine(view, item);
   if (byRule) card.append(byRule);
-  if (waiting(item)) card.append(...decisionPart(view, item, preview, destructive));
-  else if (item.outcome) {
+  if (waiting(item)) {
+    card.append(...decisionPart(view, item, preview, destructive));
+    if (view.sending.has(item.pending.token)) disableControls(card);
+    if (item.status === "running") card.append(runningPart(view, item, preview));
+  } else if (item.outcome) {
     card.append(outcomeLine(item.outcome, { editedShown: Boolean(ranEdited), undone: item.undone }));
     const said = outcomeComments(item.outcome);
     if (said) card.append(said);
@@ -2939,7 +3023,7 @@ function suggestionCard(view, item) {
   } else {
     const dry = dryRunSection(view, item);
     if (dry) card.append(dry);
-    card.append(runProgressPart(view, item));
+    card.append(runningPart(view, item, preview));
   }
   for (const ack of item.acks) {
     card.append(h(
@@ -2950,6 +3034,23 @@ function suggestionCard(view, item) {
     ));
   }
   return card;
+}
+function runningPart(view, item, preview) {
+  const id = String(item.event.id);
+  const running = item.status === "running" && item.event.kind !== "execute";
+  const part = runProgressPart(view, id, String(item.event.action || ""), running);
+  if (!running) return part;
+  const stop = (
+    /** @type {HTMLButtonElement} */
+    button("Stop", "stop-run", () => {
+      view.model.send({ type: "stop" });
+      stop.disabled = true;
+    }, { aria: `Stop: ${preview}` })
+  );
+  stop.setAttribute("data-dial-run-stop", "");
+  stop.hidden = !(startedRun(view.model, id)?.stoppable && view.model.get("running"));
+  part.append(stop);
+  return part;
 }
 function waiting(item) {
   return Boolean(item.pending) && !ruleIdOf(item);
@@ -3028,14 +3129,15 @@ function decisionControls(view, item, preview, destructive, draft, dry) {
   );
   return [...said, buttons];
 }
-function stepList(item) {
+function stepList(view, item) {
   const payload = item.event.payload;
   const steps = payload && Array.isArray(payload.steps) ? payload.steps : [];
   const suspicious = item.event.suspicious && typeof item.event.suspicious === "object" ? item.event.suspicious : {};
   const list = h("ol", { className: "dial-steps", "aria-label": `${steps.length} step${steps.length === 1 ? "" : "s"}` });
   for (const step of steps) {
     const outcome = item.steps.get(String(step.id));
-    const status = outcome ? String(outcome.status) : "";
+    const going = !outcome && !item.outcome && item.status === "running" && Boolean(startedRun(view.model, String(step.id)));
+    const status = outcome ? String(outcome.status) : going ? "running" : "";
     const hidden = Array.isArray(suspicious[String(step.id)]) ? suspicious[String(step.id)] : [];
     const ran = outcome && typeof outcome.command === "string" ? outcome.command : String(step.command ?? "");
     const lines = ran.split("\n").length;
@@ -3062,6 +3164,7 @@ function stepList(item) {
     row.append(h("pre", { className: "dial-command dial-mono", dir: "ltr" }, revealedNodes(ran)));
     if (outcome && outcome.edited) row.append(h("span", { className: "dial-edited" }, words("edited")));
     if (outcome) row.append(stepOutcome(outcome));
+    else if (item.status === "running") row.append(runProgressPart(view, String(step.id), `execute:${String(step.env || "")}`, going));
     list.append(row);
   }
   return [h(
@@ -4222,9 +4325,10 @@ function markdownNodes(text) {
   });
 }
 
-// js/src/questions.js
+// js/src/question-rules.js
 function questionState(question, draft) {
   if (draft.skipped) return "skipped";
+  if (isConfirm(question)) return draft.selected.length === 1 ? "answered" : "open";
   const other = String(draft.other || "").trim();
   const options = question.options || [];
   if (!options.length) return other ? "answered" : "open";
@@ -4232,12 +4336,24 @@ function questionState(question, draft) {
   if (draft.otherOn) return other ? "answered" : "open";
   return draft.selected.length === 1 ? "answered" : "open";
 }
+function isConfirm(question) {
+  return Boolean(question.intent && question.intent.kind === "confirm" && (question.options || []).some((o) => o.label === question.intent?.approve));
+}
+function declinedBy(questions, drafts) {
+  return questions.filter((question) => {
+    const draft = drafts.get(question.id);
+    return isConfirm(question) && draft && !draft.skipped && draft.selected.length > 0 && draft.selected[0] !== question.intent?.approve;
+  }).map((question) => question.id);
+}
 function answersOf(questions, drafts) {
+  const declined = declinedBy(questions, drafts);
   return questions.map((question) => {
     const draft = drafts.get(question.id) || newDraft();
+    if (declined.length && !declined.includes(question.id)) return { id: question.id, selected: [] };
     const other = String(draft.other || "").trim();
     const labels = (question.options || []).map((o) => o.label);
     if (draft.skipped) return { id: question.id, selected: [] };
+    if (isConfirm(question)) return { id: question.id, selected: labels.filter((l) => draft.selected.includes(l)).slice(0, 1) };
     if (!labels.length || !question.multi_select && draft.otherOn) {
       return other ? { id: question.id, selected: [], custom: other } : { id: question.id, selected: [] };
     }
@@ -4253,6 +4369,8 @@ function newDraft() {
 function isPlanReview(question) {
   return Boolean(question.intent && question.intent.kind === "plan-review" && (question.options || []).some((o) => o.label === question.intent?.approve));
 }
+
+// js/src/questions.js
 function mountQuestions(model, log) {
   const slot = { model, slot: h("div", { className: "dial-questions-slot" }), drafts: /* @__PURE__ */ new Map(), sent: /* @__PURE__ */ new Set(), shown: null };
   log.after(slot.slot);
@@ -4328,6 +4446,8 @@ function panel(s, token, questions) {
 function refreshPanel(p) {
   let done = 0;
   const closed = p.sent.has(p.token);
+  const declined = declinedBy(p.questions, p.state).length > 0;
+  p.box.toggleAttribute("data-dial-declined", declined);
   for (const question of p.questions) {
     const draft = (
       /** @type {QuestionDraft} */
@@ -4355,9 +4475,9 @@ function refreshPanel(p) {
       b.disabled = draft.skipped || closed;
     });
   }
-  const complete = done === p.questions.length;
+  const complete = declined || done === p.questions.length;
   p.submit.disabled = !complete || closed;
-  p.progress.textContent = complete ? "Ready to submit" : `${done} of ${p.questions.length} answered or skipped`;
+  p.progress.textContent = declined ? "Ready to submit: declined, the other answers are not sent" : complete ? "Ready to submit" : `${done} of ${p.questions.length} answered or skipped`;
   return complete;
 }
 function send(p) {
@@ -4399,9 +4519,11 @@ function questionNode(p, question, draft) {
       markdownNodes(question.detail)
     ));
   }
-  const other = otherInput(p, question, draft, node, reviewing);
+  const other = isConfirm(question) ? null : otherInput(p, question, draft, node, reviewing);
   const options = question.options || [];
-  if (reviewing) {
+  if (!other) {
+    node.append(choiceGroup(p, question, draft, null, { name, legendId }));
+  } else if (reviewing) {
     node.append(planButtons(p, question, draft));
     if (!p.plan) node.append(h("div", { className: "dial-other-row" }, other));
   } else if (options.length) {
@@ -4492,6 +4614,7 @@ function choiceGroup(p, question, draft, other, { name, legendId }) {
       choiceText(option.label, option.description)
     ));
   }
+  if (!other) return group;
   if (multi) {
     group.append(h(
       "label",
@@ -4545,6 +4668,7 @@ function render2({ model: connected, el }) {
   const stopStreaming = listenForStream(connected, chat);
   const stopDryRuns = listenForDryRuns(connected, chat.view);
   const stopRules = listenForRules(connected, chat.view);
+  const stopRuns = listenForRuns(model, () => update2(chat));
   const stopRedrawing = redrawOnChange(model, TRAITS2, () => update2(chat));
   const stopArriving = markArriving(connected, chat.root);
   update2(chat);
@@ -4555,6 +4679,7 @@ function render2({ model: connected, el }) {
     stopStreaming();
     stopDryRuns();
     stopRules();
+    stopRuns();
     questionsPanel.dispose();
   };
 }
@@ -4755,7 +4880,7 @@ function update2(chat) {
     chat.seen = transcript.length;
     view.undoing.clear();
   }
-  drawLog(view, log, itemsOf(transcript, pending));
+  drawLog(view, log, itemsOf(transcript, pending, runningIds(model, pending)));
   markFilled(root, log);
   chat.announcer.update(view.nodes);
   for (const token of [...view.sending]) if (token !== pending.token) view.sending.delete(token);

@@ -1,0 +1,114 @@
+"""An accepted card's run, told to the front end as it starts: {type: 'run-started', id,
+action, stoppable} (the card says Running… until its outcome; Stop where the run is
+stoppable), never kept in the transcript; and a card whose run goes is 'running' in the
+display items (_items.py, as js/src/items.js)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from dial_notebook.widget._chat_progress import action_stoppable, run_started
+from dial_notebook.widget._contract import KERNEL_MESSAGES
+from dial_notebook.widget._items import transcript_items
+
+from .runtime_doubles import ScriptedAgent, click, dial, inform, suggest, until
+
+
+class _Wire:
+    """A comm that keeps what the widget sends."""
+
+    kernel = object()
+    comm_id = "wire"
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
+        self.sent.append(json.loads(json.dumps(data)))
+
+    def on_msg(self, callback: Any) -> None:
+        pass
+
+    def close(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def custom(self, kind: str) -> list[dict[str, Any]]:
+        return [m["content"] for m in self.sent
+                if m.get("method") == "custom" and m["content"].get("type") == kind]
+
+
+class Slow:
+    """copy waits for ``release``; ``stoppable`` says whether Stop may cancel it."""
+
+    def __init__(self, *, stoppable: bool) -> None:
+        self.actions = {"copy": {"mutates": True, "stoppable": stoppable}}
+        self.release = asyncio.Event()
+
+    async def run(self, action: str, payload: Any) -> Any:
+        await self.release.wait()
+        return {"copied": 3}
+
+
+def test_run_started_is_the_front_ends_message_or_none():
+    assert run_started({"type": "running", "id": "sg-1", "action": "copy"}, True) == {
+        "type": "run-started", "id": "sg-1", "action": "copy", "stoppable": True}
+    assert run_started({"type": "running", "id": 7, "action": "copy"}, False) is None
+    assert run_started({"type": "running", "id": "", "action": "copy"}, False) is None
+    assert run_started({"type": "running", "id": "sg-2"}, False)["action"] == ""
+    assert "run-started" in KERNEL_MESSAGES
+
+
+def test_a_stoppable_action_is_one_its_spec_or_domain_says_is():
+    class Says:
+        def __init__(self) -> None:
+            self.actions = {"a": {"stoppable": True}, "b": {}}
+
+        def stoppable(self, action: str) -> bool:
+            if action == "boom":
+                raise RuntimeError("no")
+            return action == "c"
+
+    assert [action_stoppable(Says(), a) for a in ("a", "b", "c", "boom", "execute:python")] == [
+        True, False, True, False, False]
+    assert action_stoppable(object(), "a") is False
+
+
+async def test_the_widget_tells_the_front_end_when_an_accepted_run_starts():
+    from dial_notebook.widget import ChatWidget
+
+    for stoppable in (True, False):
+        domain = Slow(stoppable=stoppable)
+        agent = ScriptedAgent([dial(suggest("copy", {"n": 3})), dial(inform("ok"))])
+        chat = ChatWidget(agent=agent, domain=domain, timeout=5)
+        wire = _Wire()
+        chat.comm = wire
+        task = chat.say("copy them")
+        await until(lambda chat=chat: chat.pending.get("kind") == "decide")
+        assert wire.custom("run-started") == []  # not before the person decides
+        click(chat, type="decide", token=chat.pending["token"], decision="accept")
+        await until(lambda wire=wire: wire.custom("run-started"))
+        assert wire.custom("run-started") == [{"type": "run-started", "id": "sg-1",
+                                               "action": "copy", "stoppable": stoppable}]
+        assert chat.pending == {}  # the card waits no more: its run goes
+        assert not [e for e in chat.transcript if e["type"] in ("running", "run-started")]
+        domain.release.set()
+        await asyncio.wait_for(task, 5)
+        assert [e["status"] for e in chat.transcript if e["type"] == "outcome"] == ["done"]
+        assert len(wire.custom("run-started")) == 1
+
+
+def test_a_card_whose_run_goes_is_running_until_its_outcome():
+    card = {"type": "suggestion", "id": "sg-1", "action": "copy", "payload": {}}
+    [item] = transcript_items([card], {}, running={"sg-1"})
+    assert item.status == "running"
+    [item] = transcript_items([card], {})
+    assert item.status == "proposed"  # as before: what the transcript alone says
+    done = {"type": "outcome", "id": "sg-1", "action": "copy", "status": "done"}
+    [item] = transcript_items([card, done], {}, running={"sg-1"})
+    assert item.status == "done"
+    block = {"type": "suggestion", "id": "ex-1", "kind": "execute",
+             "payload": {"steps": [{"id": "ex-1.1", "env": "python"}]}}
+    [item] = transcript_items([block], {}, running={"ex-1.1"})
+    assert item.status == "running"
