@@ -33,7 +33,9 @@ An agent that speaks **DIAL** proposes; you decide. Every proposal arrives as a 
 
 This notebook needs no API key: `DemoAgent` is an offline agent that understands a few plain
 requests about notes. Run the cells, then use the chat. Or open it as an app, with no code
-showing: `voila notebooks/quickstart.ipynb`.
+showing: run `voila quickstart.ipynb` in the folder that holds this notebook — `notebooks/` in
+a clone of the repository, or the folder `dial-notebook notebooks` copied it into after a pip
+install (`dial-notebooks/` by default). Voilà comes with `pip install "dial-notebook[voila]"`.
 """),
     code("""
 from dial_notebook import ChatWidget, DemoAgent, NotesDomain

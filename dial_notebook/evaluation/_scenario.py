@@ -141,13 +141,13 @@ class Expectation:
         return made
 
     def to_dict(self) -> dict[str, Any]:
-        """The expectation as plain data (what ``from_dict`` reads)."""
+        """The expectation as plain data (what ``from_dict`` reads): what it expects only, an
+        empty or unset field left out (``from_dict`` reads it back as its default)."""
         data = {"actions": list(self.actions), "not_actions": list(self.not_actions),
                 "status": self.status, "max_turns": self.max_turns,
-                "payloads": dict(self.payloads)}
-        if self.decisions:
-            data["decisions"] = [dict(d) for d in self.decisions]
-        return data
+                "payloads": dict(self.payloads),
+                "decisions": [dict(d) for d in self.decisions]}
+        return {key: value for key, value in data.items() if value not in (None, [], {})}
 
 
 @dataclass(frozen=True)
