@@ -58,20 +58,35 @@ __all__ = ["PAGE_CSS", "STATIC_CSS", "STATUS_LABEL", "conversation_html", "expor
 
 #: Characters of the log in one rendering; past it, the oldest entries are left out, said so.
 LOG_CHARS = 24_000_000
+#: The notebook's copy keeps the latest entries within this many characters (a 2,000-event
+#: analysis session is about 2.3 MB): it is published whole on each update, and the page parses
+#: it whole, so its cost stays that of a bounded copy however long the conversation grows. The
+#: widget's state, the session file and ``chat.export_html()`` (``LOG_CHARS``) hold them all.
+NOTEBOOK_LOG_CHARS = 4_000_000
+
+
+def left_out_note(count: int, log_chars: int) -> str:
+    """The note in the place of the ``count`` oldest entries a copy left out."""
+    where = (" (chat.export_html() writes them all)" if log_chars < LOG_CHARS else "")
+    return (f'<div class="dial-note dial-left-out">{count:,} earlier entries are not shown: '
+            f"this copy keeps the latest within its size limit{where}.</div>")
 
 
 # ---- the two public renderings ------------------------------------------------------------------
 
 def conversation_html(entries: Iterable[Any], *, title: str = "",
                       pending: Mapping[str, Any] | None = None,
-                      wire_chars: int = NOTEBOOK_WIRE_CHARS) -> str:
+                      wire_chars: int = NOTEBOOK_WIRE_CHARS,
+                      log_chars: int | None = None) -> str:
     """The conversation as an HTML fragment: one ``<div class="dial-static">`` holding a scoped
     ``<style>`` and the conversation, read-only; no script, no link, nothing fetched.
 
     ``entries`` is a ChatWidget's ``transcript`` (the runtime's events and the widget's own
     entries); ``pending`` its ``pending`` trait (a card or question waiting for the person);
     ``wire_chars`` how much of each turn's wire text (what the agent received, its reply) is
-    shown: the notebook's copy shows the start of each, an export (``JSON_CHARS``) more.
+    shown: the notebook's copy shows the start of each, an export (``JSON_CHARS``) more;
+    ``log_chars`` how much of the log it keeps, the latest entries (by default the notebook's
+    ``NOTEBOOK_LOG_CHARS``; an export keeps ``LOG_CHARS``), drawn latest first.
 
         >>> fragment = conversation_html([{"type": "person", "text": "hi <b>"}], title="Notes")
         >>> fragment.startswith('<div class="dial-static"')
@@ -80,20 +95,21 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
         True
     """
     listed = list(entries) if not isinstance(entries, list) else entries
+    limit = NOTEBOOK_LOG_CHARS if log_chars is None else log_chars
     budget = Budget(wire=wire_chars)
     items = transcript_items(listed, pending if isinstance(pending, Mapping) else {})
-    drawn = [draw(item, budget) for item in items]
-    kept, size = len(drawn), 0
-    for index in range(len(drawn) - 1, -1, -1):
-        size += len(drawn[index])
-        if size > LOG_CHARS:
-            kept = len(drawn) - index - 1
+    kept: list[str] = []  # the latest first: the ones left out are never drawn
+    size = 0
+    for item in reversed(items):
+        html = draw(item, budget)
+        size += len(html)
+        if size > limit:
             break
-    left_out = len(drawn) - kept
-    log = "".join(drawn[left_out:])
+        kept.append(html)
+    left_out = len(items) - len(kept)
+    log = "".join(reversed(kept))
     if left_out:
-        log = (f'<div class="dial-note dial-left-out">{left_out:,} earlier entries are not '
-               "shown: this copy is over its size limit.</div>" + log)
+        log = left_out_note(left_out, limit) + log
     return page_fragment(log, context_panel(listed), events=len(listed), title=title)
 
 
@@ -124,6 +140,8 @@ def export_document(entries: Iterable[Any], *, title: str = "",
         True
     """
     heading = esc(str(title)[:400]) if title else "DIAL conversation"
+    fragment = conversation_html(entries, title=title, pending=pending, wire_chars=JSON_CHARS,
+                                 log_chars=LOG_CHARS)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -134,8 +152,7 @@ def export_document(entries: Iterable[Any], *, title: str = "",
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
         '<meta name="referrer" content="no-referrer">\n'
         f"<title>{heading}</title>\n<style>{PAGE_CSS}</style>\n</head>\n<body>\n"
-        f"<main>{conversation_html(entries, title=title, pending=pending, wire_chars=JSON_CHARS)}"
-        "</main>\n"
+        f"<main>{fragment}</main>\n"
         "</body>\n</html>\n"
     )
 

@@ -9,8 +9,11 @@ event draws only what it changed, so that keeping the notebook's copy current co
                            settled and drawn again; every other item's HTML as it was
         anything else (another list, fewer events, an entry replaced: a chart drawn late, a
                            session taken back) ──▶ read again from the start
-        past a bound of the whole copy (all its images' characters, the log's characters)
-                           ──▶ drawn whole by ``conversation_html``, which leaves the oldest out
+        past the notebook copy's bound (``NOTEBOOK_LOG_CHARS`` of log) ──▶ the latest items
+                           that fit, the oldest left out and said so (found by the chunks'
+                           sizes, then item by item in one chunk), as ``conversation_html`` does
+        past the images' bound (they are within the log's, so only if that is raised)
+                           ──▶ drawn whole by ``conversation_html``
 
 ``drawn`` counts the items drawn (a test holds it constant per event).
 
@@ -25,8 +28,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from . import _static
 from ._items import COPY_KINDS, Item, Reader, settle
-from ._static import LOG_CHARS, conversation_html, page_fragment
+from ._static import conversation_html, left_out_note, page_fragment
 from ._static_log import context_html, draw
 from ._static_values import IMAGES_CHARS, Budget
 
@@ -78,6 +82,7 @@ class LiveCopy:
         self._spent: list[int] = []  # the image characters each one showed
         self._chars = self._images = 0  # the sums of the two
         self._joined: dict[int, str] = {}  # the HTML of each CHUNK items in a row, joined
+        self._sizes: dict[int, int] = {}  # the characters of each CHUNK items in a row
         self._at: dict[int, int] = {}  # id(item) -> its place
         self._context: dict[str, Any] = {}  # what the agent declared, a later one last
         self._pending: Mapping[str, Any] = {}
@@ -104,9 +109,14 @@ class LiveCopy:
         if not again and self._made is not None and self._made[0] == made_of:
             return self._made[1]  # nothing changed since
         tail, tail_spent = self._drawn(wire) if wire is not None else ("", 0)
-        if self._images + tail_spent > IMAGES_CHARS or self._chars + len(tail) > LOG_CHARS:
+        room = _static.NOTEBOOK_LOG_CHARS - len(tail)
+        if self._chars > room:
+            parts = self._latest(room)
+        elif self._images + tail_spent > IMAGES_CHARS:
             return conversation_html(transcript, title=title, pending=pending)
-        fragment = page_fragment([*self._chunks(), tail], context_html(
+        else:
+            parts = self._chunks()
+        fragment = page_fragment([*parts, tail], context_html(
             list(self._context.items())), events=len(transcript), title=title)
         self._made = (made_of, fragment)
         return fragment
@@ -121,6 +131,26 @@ class LiveCopy:
                 joined = self._joined[chunk] = "".join(self._html[chunk:chunk + CHUNK])
             chunks.append(joined)
         return chunks
+
+    def _latest(self, room: int) -> list[str]:
+        """The latest items whose HTML fits in ``room`` characters, after the note saying how
+        many were left out: whole chunks dropped by their sizes, then items of one chunk."""
+        left = self._chars
+        for chunk in range(0, len(self._html), CHUNK):
+            size = self._sizes.get(chunk)
+            if size is None:
+                size = self._sizes[chunk] = sum(map(len, self._html[chunk:chunk + CHUNK]))
+            if left - size > room:
+                left -= size
+                continue
+            first = chunk
+            while left > room:
+                left -= len(self._html[first])
+                first += 1
+            end = chunk + CHUNK
+            return [left_out_note(first, _static.NOTEBOOK_LOG_CHARS),
+                    "".join(self._html[first:end]), *self._chunks()[end // CHUNK:]]
+        return [left_out_note(len(self._html), _static.NOTEBOOK_LOG_CHARS)]
 
     def _continues(self, transcript: list[Any]) -> bool:
         return (transcript is self._list and len(transcript) >= self._read
@@ -202,6 +232,7 @@ class LiveCopy:
         self._images += spent - self._spent[place]
         self._html[place], self._spent[place] = html, spent
         self._joined.pop(place - place % CHUNK, None)
+        self._sizes.pop(place - place % CHUNK, None)
 
     def _drawn(self, item: Item) -> tuple[str, int]:
         """``item``'s HTML drawn alone, and the image characters it showed (while the whole

@@ -17,9 +17,14 @@ updates are spaced ``SPACING`` times as far apart as the last one took (at least
 a copy that takes 20 ms to publish is updated at most every 200 ms, by changed() and by flush()
 alike (a flush then is an update a little later, unless forced: when a cell has run). The page
 pays too — it parses the whole copy again on each update, while the person uses the live widget
-beside it — so a big copy is also spaced by its size (``PAGE_BYTES_PER_SECOND``): a 2.9 MB copy
-is updated at most every 11.6 s while the conversation goes on (a cell run in a page
-that shows the live view included), and at once when a cell has run in a notebook run headless.
+beside it — so a big copy is also spaced by its size (``PAGE_BYTES_PER_SECOND``): a 2.3 MB copy
+(2,000 events) is updated at most every 23 s while the conversation goes on (a cell run in a
+page that shows the live view included), and at once when a cell has run in a notebook run
+headless. Both shares are then a fixed part of each side's time (the kernel's: about 0.3 ms a
+second, the same for a 100-event copy updated every second as for a copy at its bound, 4 MB:
+``_static.NOTEBOOK_LOG_CHARS``), so the copy costs as much at 20,000 events as at 100; the price
+is that a long conversation's copy may be that many seconds behind while changes keep coming
+(the saved widget state never is).
 
 Without IPython (no shell: a script, a test) it does nothing. A failure to render or publish
 is reported once as a warning and never reaches the caller: the live conversation must not
@@ -48,8 +53,9 @@ CHEAP = 0.005
 #: The page's share: every update makes the page parse and sanitise the whole copy again (about
 #: 0.1 s per MB in JupyterLab, measured: a long task that delays the live widget's next paint),
 #: so a copy of N bytes is updated at most once every N / PAGE_BYTES_PER_SECOND seconds while
-#: changes flow (2.9 MB, a 2,000-event conversation: every 11.6 s; 250 KB or less: the interval).
-PAGE_BYTES_PER_SECOND = 250_000
+#: changes flow (2.3 MB, a 2,000-event conversation: every 23 s; 100 KB or less: the interval,
+#: so the kernel's share per second is the same for a short copy as for a long one).
+PAGE_BYTES_PER_SECOND = 100_000
 
 
 class StaticOutput:

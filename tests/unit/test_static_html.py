@@ -462,7 +462,7 @@ def test_big_parts_are_bounded_and_say_what_they_left_out():
 def test_the_oldest_entries_give_way_when_the_whole_is_over_its_limit(monkeypatch):
     from dial_notebook.widget import _static
 
-    monkeypatch.setattr(_static, "LOG_CHARS", 2_000)
+    monkeypatch.setattr(_static, "NOTEBOOK_LOG_CHARS", 2_000)
     fragment = conversation_html([{"type": "person", "text": f"words {n}"} for n in range(100)])
     text = visible(fragment)
     assert "words 99" in text and "words 0" not in text

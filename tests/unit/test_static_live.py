@@ -6,6 +6,7 @@ counted, not timed)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +99,39 @@ def test_a_chart_put_in_place_of_its_outcome_is_drawn_again_without_reading_agai
     drawn[at] = events[at]
     assert copy.html(drawn) == conversation_html(drawn)
     assert copy.drawn - before <= 2  # its card (and the turn's wire when it is still open)
+
+
+def test_a_copy_past_its_bound_keeps_the_latest_entries_drawn_as_it_grows(monkeypatch):
+    """The notebook's copy is bounded (``NOTEBOOK_LOG_CHARS``): past it, the oldest entries
+    give way, so publishing the copy costs the same at 20,000 events as at 2,000; drawn as it
+    grows, it is still the copy drawn whole, and one event more draws a few items only."""
+    from dial_notebook.widget import _static
+
+    monkeypatch.setattr(_static, "NOTEBOOK_LOG_CHARS", 60_000)
+    events = long_transcript(600)
+    copy, shown, drawn = LiveCopy(), [], []
+    for index, event in enumerate(events):
+        shown.append(event)
+        before = copy.drawn
+        fragment = copy.html(shown, title="EDA")
+        drawn.append(copy.drawn - before)
+        if index % 7 == 0 or index == len(events) - 1:
+            assert fragment == conversation_html(shown, title="EDA"), index
+    assert len(fragment) < 60_000 + 20_000  # the bound, and the fragment's style and header
+    assert re.search(r"\d[\d,]* earlier entries are not shown", fragment)
+    assert "chat.export_html()" in fragment  # where the whole conversation is
+    assert max(drawn[300:]) <= 4  # past the bound, one event still draws a few items
+    whole = conversation_html(shown, title="EDA", log_chars=_static.LOG_CHARS)
+    assert "earlier entries" not in whole  # an export's bound is the whole log's
+
+
+def test_the_copy_drawn_whole_draws_the_latest_first_and_stops_at_its_bound(monkeypatch):
+    from dial_notebook.widget import _static, _static_log
+
+    calls = []
+    real = _static_log.draw
+    monkeypatch.setattr(_static, "draw", lambda item, budget: calls.append(1) or real(item, budget))
+    fragment = conversation_html([{"type": "person", "text": f"words {n} " + "x" * 1_000}
+                                  for n in range(1_000)], log_chars=20_000)
+    assert "words 999" in fragment and "words 900 " not in fragment
+    assert len(calls) < 30  # the entries it keeps, and the one that did not fit
