@@ -174,8 +174,9 @@ class FramesBrain(Brain):
         if re.match(r"^(hi|hello|hey|help|what can you do)\b", low):
             return self.help("Hello!")
         if re.search(r"\bundo\b", low):
-            return [Inform(text=f"I can't undo from here: run {undo_hint(self.domain)} in a "
-                                "cell to take back the latest change.")]
+            return [Inform(text="I can't undo from here: click Undo on the change's card, or "
+                                f"run {undo_hint(self.domain)} in a cell to take back the "
+                                "latest change.")]
         if re.search(r"\b(list|which|what)\b.*\b(frames|data ?sets|dataframes|data)\b", low):
             return [self.suggest("list-frames", {}, "Let me list the data frames.")]
         plot = re.search(r"\b(plot|chart|graph|scatter|histogram|hist)\b", low)
@@ -367,7 +368,8 @@ class FramesBrain(Brain):
                 if action == "add-column" else ""
             return [ack(outcome, f"Done{edited}: {result.get('frame')} now has "
                                  f"{_rows(result.get('rows'))}{change}.{column} "
-                                 f"{undo_hint(self.domain)} takes it back.")]
+                                 f"Undo on its card (or {undo_hint(self.domain)}) takes it "
+                                 "back.")]
         return [ack(outcome, "Done.")]
 
     def on_invalid(self, outcome: dict[str, Any]) -> Elements:

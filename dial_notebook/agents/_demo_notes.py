@@ -146,7 +146,8 @@ class NotesBrain(Brain):
                                  f"You now have {self._how_many()}.{heard(outcome)}")]
         if action == "remove-note":
             return [ack(outcome, f"Removed '{result.get('text', '')}'. {self._how_many()} left. "
-                                 f"({undo_hint(self.domain)} brings it back.)")]
+                                 f"(Undo on its card, or {undo_hint(self.domain)}, brings "
+                                 "it back.)")]
         if action == "list-notes":
             notes = result.get("notes") or []
             if not notes:
