@@ -10,7 +10,8 @@ runtime's own stays as it is — with what the widget adds to it:
                       prose so far, readable (the runtime strips the markup), and what the
                       agent is writing ("proposing: add-note"); never kept (_chat_progress.py)
     running         ──▶ {type: 'run-started', id, action, stoppable} to the front end (its
-                      card says Running… until its outcome); the session is saved now
+                      card says Running… until its outcome; said again to a page that
+                      comes back and asks 'sync', until then); the session is saved now
     suggestion      ──▶ its action's JSON Schema learnt (the card's edit form)
     a chart (an inform's, an outcome's result's) ──▶ drawn as a PNG (_vegalite.py): now, or
                       "Drawing the chart…" and put in place once drawn off the loop; an
@@ -32,12 +33,21 @@ from ._chat_traffic import running_loop
 from ._serialise import json_safe
 from ._vegalite import drawing_later, with_chart  # a Vega-Lite chart, drawn as a PNG
 
+#: Runs going that a page coming back is told of (the latest; a run past them still ends).
+RUNS_KEPT = 64
+
 
 class RuntimeEvents(traitlets.HasTraits):
     """The event sink of ``ChatWidget``. Uses the widget's ``transcript``, ``thinking``,
     ``usage`` and ``schemas`` traits, its ``agent``, ``domain``, ``_conversation``,
     ``_stream``, ``_static``, ``_unsent`` and its methods (``_append``, ``_changed``,
-    ``_refresh_review``); keeps ``_charts_due``, the charts drawn late not yet put in."""
+    ``_refresh_review``); keeps ``_charts_due``, the charts drawn late not yet put in, and
+    ``_runs_going``, the run-started messages of the runs without an outcome yet (a page
+    that asks ``sync`` is told them again: ``runs_going``)."""
+
+    def runs_going(self) -> list[dict[str, Any]]:
+        """The run-started messages of the runs going now, oldest first."""
+        return list(self._runs_going.values())
 
     def _on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -48,8 +58,13 @@ class RuntimeEvents(traitlets.HasTraits):
             self._changed(urgent=True)
             started = run_started(event, action_stoppable(self.domain, str(event.get("action"))))
             if started is not None:
+                self._runs_going[started["id"]] = started  # said again to a page come back
+                while len(self._runs_going) > RUNS_KEPT:
+                    self._runs_going.pop(next(iter(self._runs_going)))
                 self.send(started)
             return
+        if kind == "outcome":
+            self._runs_going.pop(str(event.get("id")), None)
         if kind == "sent":
             self.thinking = True
         elif kind in ("reply", "no-reply"):

@@ -146,6 +146,8 @@ class PersonInBrowser(traitlets.HasTraits):
             self._outbox.viewed = True  # a front end keeps the trait from now on
             if content.get("length") != len(self.transcript):
                 self.send_state("transcript")
+            for started in self.runs_going():  # a page come back: its cards say Running…
+                self.send(started)
         elif kind in ("decide", "answer"):
             token = content.get("token")
             if not isinstance(token, str) or token != self.pending.get("token"):

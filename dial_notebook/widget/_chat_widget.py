@@ -193,6 +193,7 @@ class ChatWidget(QuestionsProvider, SessionFile, Turns, PersonInBrowser, Runtime
         self._current: asyncio.Task[Any] | None = None  # the say that holds the turns
         self._stream = StreamedReply()  # what the front end was sent of the streamed reply
         self._outbox = Outbox()  # events added, not yet sent in an append message
+        self._runs_going: dict[str, dict[str, Any]] = {}  # run-started said, no outcome yet
         # the conversation as static HTML beside the widget, for readers without a kernel; each
         # item's HTML kept, so that an update draws only what changed
         self._copy = LiveCopy()

@@ -52,7 +52,20 @@ export function linked(connected) {
       }
     },
   };
+  LINKED.set(model, connected);
   return { model, link };
+}
+
+/** Each view's model → the model it wraps. @type {WeakMap<Model, Model>} */
+const LINKED = new WeakMap();
+
+/**
+ * The model a view's `model` wraps (`linked`), or `model` itself.
+ * @param {Model} model
+ * @returns {Model}
+ */
+export function connectedOf(model) {
+  return LINKED.get(model) || model;
 }
 
 /**

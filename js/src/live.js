@@ -5,13 +5,16 @@
 // the kernel strips the markup, nothing here parses DIAL).
 //
 //   initialize({model}) ──▶ once per model: appends applied, {type: 'sync', length} sent so
-//                           that events sent before this module loaded are not lost
+//                           that events sent before this module loaded are not lost (and the
+//                           runs the kernel then says go are heard: run-progress.js)
 //   appended(transcript, message) ──▶ the new transcript | null (already there) | 'gap'
 //   streamed(stream, message)     ──▶ the streamed reply so far, or null (not for this view)
 //   ENDS_STREAM                       event types that replace the streamed bubble
 //
 // The model's copy is set locally and never saved back: the kernel already has it (nothing in
 // this front end calls save_changes), saved widget state and a second view read it from here.
+
+import { memoryOf } from "./run-progress.js";
 
 /** @typedef {import("./contract.js").Model} Model */
 /** @typedef {import("./contract.js").TranscriptEvent} TranscriptEvent */
@@ -84,6 +87,7 @@ export function initialize({ model }) {
   const onTrait = () => { asked = false; };
   model.on("msg:custom", onMessage);
   model.on("change:transcript", onTrait);
+  memoryOf(model); // the runs the kernel says go (its answer to sync), heard before a view is drawn
   model.send({ type: "sync", length: length() });
   return () => {
     model.off("msg:custom", onMessage);

@@ -7,7 +7,9 @@
 //   Accept / Save clicked (cards.js) ──▶ clicked(): the card runs from now on, unless the
 //       kernel asks again (a new pending token for it: an edit refused)
 //   {type: 'run-started', id, action, stoppable} ──▶ remembered (at most KEEP runs); the view
-//       redrawn (its `redraw`, once per microtask): the card (or an execute step) says Running
+//       redrawn (its `redraw`, once per microtask): the card (or an execute step) says Running;
+//       heard from initialize on (live.js: the kernel says again, after sync, which runs go),
+//       so a view drawn later (a page come back) starts with them
 //   runningIds(model, pending) ──▶ the ids running now, for itemsOf (a card's status 'running')
 //   {type: 'run-progress', id, action, progress, total, message}
 //       ──▶ remembered per model: the latest of each run (at most KEEP runs)
@@ -23,6 +25,7 @@
 // Nothing here decides anything: the card only shows what the run said of itself.
 
 import { h } from "./dom.js";
+import { connectedOf } from "./link.js";
 import { summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Model} Model */
@@ -128,6 +131,9 @@ export function memoryOf(model, now = () => Date.now()) {
       }
     },
   };
+  const connected = connectedOf(model); // runs heard before this view was drawn (initialize's)
+  const heard = connected !== model ? memories.get(connected) : undefined;
+  for (const [id, run] of heard ? heard.started : []) remember(mine.started, id, run);
   memories.set(model, mine);
   model.on("msg:custom", mine.listener);
   return mine;

@@ -204,3 +204,17 @@ test("the view's run listener goes when the view is disposed", () => {
   dispose();
   assert.equal(live.size, 0, "no listener left behind");
 });
+
+test("a run the kernel says goes before the view is drawn (a page come back) shows Running…", async () => {
+  const { initialize } = await import("../src/live.js");
+  const model = fakeModel({ transcript: [CARD], pending: {}, running: true });
+  initialize({ model }); // sends sync; the kernel answers with the runs going
+  model.emit({ type: "run-started", id: "s1", action: "copy_files", stoppable: true });
+  const el = document.createElement("div");
+  document.body.append(el);
+  render({ model, el });
+  await tick();
+  const card = el.querySelector('[data-dial-suggestion="s1"]');
+  assert.equal(card.getAttribute("data-dial-status"), "running");
+  assert.equal(card.querySelector("[data-dial-action=stop-run]").hidden, false);
+});

@@ -1,7 +1,8 @@
 """An accepted card whose action takes time (a SchemaDomain action that sleeps 3 s in a
 thread), in JupyterLab, in headless Chromium: from the click until its outcome the card says
 Running… (never "Proposed"), its buttons gone or disabled, Stop offered (the run is
-stoppable); then Done, said once each to a screen reader."""
+stoppable); then Done, said once each to a screen reader. A page reloaded while a card runs
+shows it Running… again (the kernel says which runs go when the page comes back)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,14 @@ from dial_notebook.widget import ChatWidget
 
 slow = SchemaDomain("slow")
 
+hold = None  # an asyncio.Event: the run waits for it (else it takes 3 s)
+
 @slow.action(schema={"type": "object"}, mutates=True, preview="Copy the files")
 async def copy_files(payload):
-    await asyncio.to_thread(time.sleep, 3)  # slow work, off the kernel's loop
+    if hold is not None:
+        await hold.wait()
+    else:
+        await asyncio.to_thread(time.sleep, 3)  # slow work, off the kernel's loop
     return {"copied": 3}
 
 slow.stoppable = lambda action: action == "copy-files"
@@ -34,8 +40,8 @@ class SlowAgent:
 
     async def send(self, message):
         self.turns += 1
-        if self.turns == 1:
-            return _dial('<dial-suggest id="copy" action="copy-files">Copy them?'
+        if "copy" in message:
+            return _dial(f'<dial-suggest id="copy{self.turns}" action="copy-files">Copy them?'
                          + _payload({}) + '</dial-suggest>')
         return _dial('<dial-inform>Copied.</dial-inform>')
 
@@ -53,7 +59,7 @@ def lab(jupyter, browser_context) -> NotebookPage:
 
 def test_an_accepted_slow_card_says_running_until_it_is_done(lab):
     lab.say("copy the files")
-    card = lab.card("copy")
+    card = lab.card("copy1")
     expect(card).to_have_attribute("data-dial-status", "pending")
     clicked = time.monotonic()
     card.locator("[data-dial-action=accept]").click()
@@ -76,3 +82,28 @@ def test_an_accepted_slow_card_says_running_until_it_is_done(lab):
     assert said.count("Suggestion: Copy the files: Running") == 1, said
     assert said.count("Suggestion: Copy the files: Done") == 1, said
     lab.shot("card-done-after-running", card)
+
+
+def test_a_page_reloaded_while_a_card_runs_says_running_until_it_is_done(lab):
+    lab.kernel_value("[globals().__setitem__('hold', asyncio.Event()), 'held'][1]")
+    lab.say("copy the files again")
+    card = lab.pending_card()
+    sid = card.get_attribute("data-dial-suggestion")
+    card.locator("[data-dial-action=accept]").click()
+    expect(card).to_have_attribute("data-dial-status", "running", timeout=2000)
+    page = lab.page
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
+    page.reload()
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+        "    .connectionStatus === 'connected'", timeout=60000)
+    card = page.locator(f"[data-dial-root] [data-dial-suggestion='{sid}']").first
+    expect(card).to_have_attribute("data-dial-status", "running", timeout=30000)
+    expect(card.locator(".dial-run-progress-text")).to_have_text("Running…")
+    expect(card.locator("[data-dial-action=stop-run]")).to_be_visible()
+    lab.kernel_value("hold.set()")
+    expect(card).to_have_attribute("data-dial-status", "done", timeout=15000)

@@ -112,3 +112,25 @@ def test_a_card_whose_run_goes_is_running_until_its_outcome():
              "payload": {"steps": [{"id": "ex-1.1", "env": "python"}]}}
     [item] = transcript_items([block], {}, running={"ex-1.1"})
     assert item.status == "running"
+
+
+async def test_a_page_that_comes_back_while_a_run_goes_is_told_it_runs_again():
+    """A reloaded page (a new view, or one that missed messages) asks with 'sync'; the kernel
+    says again which runs go, so the card says Running… there too; an ended run is not said."""
+    from dial_notebook.widget import ChatWidget
+
+    domain = Slow(stoppable=True)
+    agent = ScriptedAgent([dial(suggest("copy", {"n": 3})), dial(inform("ok"))])
+    chat = ChatWidget(agent=agent, domain=domain, timeout=5)
+    chat.comm = wire = _Wire()
+    task = chat.say("copy them")
+    await until(lambda: chat.pending.get("kind") == "decide")
+    click(chat, type="decide", token=chat.pending["token"], decision="accept")
+    await until(lambda: wire.custom("run-started"))
+    click(chat, type="sync", length=0)  # the page came back
+    assert wire.custom("run-started") == [{"type": "run-started", "id": "sg-1",
+                                           "action": "copy", "stoppable": True}] * 2
+    domain.release.set()
+    await asyncio.wait_for(task, 5)
+    click(chat, type="sync", length=0)
+    assert len(wire.custom("run-started")) == 2  # the run ended: nothing runs to say
