@@ -6,10 +6,13 @@ time, and their real end known even when the say that started them is cancelled.
     an async call (a coroutine function)
         ─▶ a task on the loop
 
-    until_done(running, limit) — the turn loop waits:
+    until_done(running, limit, clock) — the turn loop waits:
         the work ends in time     ─▶ its result, or its exception raised
         past ``limit`` seconds    ─▶ TimedOut: a task is cancelled; a thread cannot be, it goes
                                      on (the outcome says it may still take effect)
+            the seconds are the run's ``clock`` (_clock.py): started in ``timed_by(clock)``,
+            the run's task or thread carries it, and while the person answers a question
+            the run put to them (ask_user) it is paused: that time is not counted
         the say is cancelled      ─▶ CancelledError; ``running`` is left as it is, so the
                                      caller can report what really happened (on_end)
 
@@ -18,7 +21,8 @@ time, and their real end known even when the say that started them is cancelled.
         approved it and it started, stopping the say stops the agent, not the work (its result
         is real and must not be reported as an interruption). Only its time limit still holds:
         a task still running at ``deadline`` (the loop's clock) is cancelled and reported
-        TimedOut; a thread cannot be, and is reported when it ends.
+        TimedOut; a thread cannot be, and is reported when it ends. That deadline is fixed
+        when the run starts: after a Stop, a person's answering time is not given back.
 
 Shared by the runtime (agent sends, domain runs, executors) and the evaluation (judging a
 scenario off the loop): defined once here, re-exported for the runtime's modules by
@@ -38,6 +42,8 @@ import queue
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from ._clock import Clock
 
 #: Seconds a task past its time limit is given to end once it was cancelled.
 STOP_GRACE = 1.0
@@ -183,10 +189,15 @@ def _stoppable(running: asyncio.Future[Any]) -> asyncio.Future[Any] | None:
     return getattr(running, "task", None)
 
 
-async def until_done(running: asyncio.Future[Any], limit: float | None) -> Any:
-    """Wait for ``running`` (see the header): its result, TimedOut, or CancelledError."""
+async def until_done(running: asyncio.Future[Any], limit: float | None,
+                     clock: Clock | None = None) -> Any:
+    """Wait for ``running`` (see the header): its result, TimedOut, or CancelledError.
+    ``clock``: the run's (_clock.py), held by the context it was started in, so the time the
+    person spends answering its questions is not counted; by default one nobody pauses."""
+    clock = clock if clock is not None else Clock(limit)
     try:
-        async with asyncio.timeout(limit):
+        async with asyncio.timeout(limit) as bound:
+            clock.start(bound)
             return await asyncio.shield(running)
     except TimeoutError:
         if running.done():  # it ended on the very deadline

@@ -5,7 +5,9 @@
       ├─ no provider ─────────────────────────────▶ NO_PROVIDER
       ├─ signal set (before or while waiting) ─────▶ the provider's task is cancelled; ASK_ABORTED
       ├─ the awaiting task is cancelled ──────────▶ the provider's task is cancelled too
-      └─ the provider answers ─▶ the spec's answer rules applied ─▶ Answer
+      ├─ the provider answers ─▶ the spec's answer rules applied ─▶ Answer
+      └─ asked by a run (its context holds the run's clock): the run's time limit is paused
+         while the person answers (_clock.py's ``person_answering``)
 
 A provider whose ``ask`` is a plain function (the console provider's ``input()``) runs in a
 worker thread, so the event loop keeps running while it waits.
@@ -19,6 +21,7 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .._clock import person_answering
 from ._errors import UserInteractionError
 from ._registry import active_provider
 from ._shapes import Answer, AskRequest, Question, check_questions, normalise_answer
@@ -57,7 +60,12 @@ async def ask_user(
     if signal is not None and signal.is_set():
         raise _aborted()
     request = AskRequest(qs, signal)
-    asking = asyncio.ensure_future(_call(provider, request))
+    with person_answering():  # a run that asks: its time limit waits for the person
+        answer = await _wait(asyncio.ensure_future(_call(provider, request)), signal)
+    return normalise_answer(qs, answer)
+
+
+async def _wait(asking: asyncio.Future[Any], signal: asyncio.Event | None) -> Any:
     try:
         if signal is None:
             answer = await asking
@@ -76,4 +84,4 @@ async def ask_user(
             asking.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asking
-    return normalise_answer(qs, answer)
+    return answer

@@ -17,6 +17,7 @@
             accept / edit of what changed since it was proposed (_stale.py) ─▶ not run:
                        worked out again and shown again (stale), or refused as an edit is
        a run past run_timeout ────────────────────────────▶ failed (code 'timeout')
+         (the time the person spends answering its ask_user questions is not counted)
        interrupted (human raised, task cancelled) ────────▶ superseded, or — while it runs —
                                                             the run's real end (_work.py)
        the person's comments and a dismissal's reason go with the outcome (_feedback.py)
@@ -49,7 +50,7 @@ from ._run_gate import Approval, by_domain, by_person, by_rule, start_action
 from ._stale import MAX_STALE, Rechecked, card_event, read_version, recheck, too_stale
 from ._state import Reply
 from ._values import Suggestion
-from ._work import TimedOut, on_end, until_done
+from ._work import Clock, TimedOut, on_end, timed_by, until_done
 
 #: Refused edits after which a suggestion ends invalid.
 MAX_EDIT_ATTEMPTS = 3
@@ -332,7 +333,8 @@ class _Life:
                    rule: str | None = None, feedback: Mapping[str, Any] | None = None) -> None:
         """Run what ``approval`` decided, through the run gate, to its outcome. The say being
         cancelled (Stop) stops the agent, not the work: the run goes on to its real end, told
-        quietly (with the next say); only ``run_timeout`` stops a run."""
+        quietly (with the next say); only ``run_timeout`` stops a run (the person's time
+        answering its questions not counted, until a Stop: then its deadline is fixed)."""
         payload = approval.payload
         # an edit keeps what the person changed it to (the transcript's, never the wire's),
         # a copy: what the run may do to its payload is not what the person decided
@@ -343,11 +345,13 @@ class _Life:
         extra.update(feedback or {})
         limit = self.state.run_timeout
         deadline = None if limit is None else asyncio.get_running_loop().time() + limit
-        running = start_action(self.state, approval, self.sid, self.action, payload)
+        clock = Clock(limit)  # the run's: paused while the person answers it (_clock.py)
+        with timed_by(clock):
+            running = start_action(self.state, approval, self.sid, self.action, payload)
         self.started = True
         self.state.started(self.reply, self.sid, self.action, self.preview or "", **extra)
         try:
-            result = await until_done(running, limit)
+            result = await until_done(running, limit, clock)
         except TimedOut as exc:
             self.settle("failed", **timed_out(exc), **extra)
             return

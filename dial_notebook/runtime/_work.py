@@ -3,8 +3,9 @@ time, and their real end known even when the say that started them is cancelled.
 
 Defined once, in ``dial_notebook/_work.py`` (whose header draws the whole lifecycle), because
 the evaluation judges scenarios off the loop with it too; the runtime's modules import it from
-here. What the runtime adds: a run may be *stoppable* (its action's spec says so; the run
-gate marks it, ``stoppable``). Stopping the say then stops such a run too:
+here, with the run's clock (``Clock``, ``timed_by``, ``person_answering``: _clock.py). What
+the runtime adds: a run may be *stoppable* (its action's spec says so; the run gate marks it,
+``stoppable``). Stopping the say then stops such a run too:
 
     on_end(running, report) after the say was cancelled (Stop):
         not stoppable, or on a worker thread (a thread cannot be cancelled)
@@ -24,11 +25,12 @@ import asyncio
 import weakref
 from typing import Any
 
+from .._clock import Clock, person_answering, timed_by
 from .._work import STOP_GRACE, Report, TimedOut, in_thread, is_async, start, until_done
 from .._work import on_end as _real_end
 
-__all__ = ["STOP_GRACE", "Report", "Stopped", "TimedOut", "in_thread", "is_async", "on_end",
-           "start", "stoppable", "until_done"]
+__all__ = ["STOP_GRACE", "Clock", "Report", "Stopped", "TimedOut", "in_thread", "is_async",
+           "on_end", "person_answering", "start", "stoppable", "timed_by", "until_done"]
 
 #: The runs a Stop cancels (marked by the run gate); forgotten once nobody holds them.
 _STOPPABLE: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()

@@ -15,7 +15,9 @@
       │       lines); the next call starts it again
       │    past ``run_timeout`` of the server's own time ─▶ ActionError 'timeout' (the server
       │       is told: cancelled); while a question of the server's waits for the person, the
-      │       clock of each run of this domain is paused (the person's time is not the tool's)
+      │       clock of each run of this domain is paused (the person's time is not the tool's),
+      │       and so is the runtime's ``run_timeout`` of the run it is asked in (``ask_user``
+      │       pauses the clock its context holds: dial_notebook/_clock.py)
       │    the server asks (elicitation, sampling) ─▶ ``ask`` on the run's loop; the run
       │       cancelled (Stop) ─▶ its waiting questions withdrawn (one outcome: stopped)
       │    the run's task cancelled (Stop, the runtime's run_timeout) ─▶ the SDK call is
@@ -41,6 +43,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..._clock import Clock
 from ..._progress import report_progress
 from ...interaction import ask_user
 from .._errors import ActionError
@@ -49,7 +52,7 @@ from .._schema_domain import SchemaDomain
 from ._connection import Connection, ServerSpec
 from ._loop import BackgroundLoop
 from ._results import result_of, unavailable
-from ._run import Clock, Progress, ProgressHook
+from ._run import Progress, ProgressHook
 from ._tools import OPEN_WORLD, ToolAction, clean_text, read_tools
 
 #: What to run when the SDK is missing (as the tables domain says for its extra).
@@ -248,7 +251,8 @@ class McpDomain(SchemaDomain):
     async def _ask_on_caller(self, questions: list[dict[str, Any]]) -> Any:
         """``ask(questions)`` run on the loop, and in the context, of the latest run (the
         kernel's: where the widget answers), awaited from the domain's loop; the running
-        calls' clocks paused meanwhile."""
+        calls' clocks paused meanwhile. The runtime's clock of that run is paused by the
+        ask seam itself (``ask_user`` finds it in the run's context)."""
         caller, ask = self._caller, self._ask
         clocks = list(self._clocks)
         for clock in clocks:

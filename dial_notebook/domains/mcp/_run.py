@@ -1,6 +1,7 @@
 """What one run of an MCP tool carries between the caller's loop and the domain's: its clock
-(``run_timeout`` paused while the person answers a question of the server's) and its progress
-(delivered on the caller's loop, the latest only).
+(``run_timeout`` paused while the person answers a question of the server's: the package's one
+``Clock``, dial_notebook/_clock.py, re-exported here) and its progress (delivered on the
+caller's loop, the latest only).
 
     >>> import asyncio
     >>> async def paused():
@@ -23,39 +24,12 @@ import contextvars
 from collections.abc import Callable
 from typing import Any
 
+from ..._clock import Clock
 from ._tools import clean_text
 
+__all__ = ["Clock", "Progress", "ProgressHook"]
+
 ProgressHook = Callable[[str, float, "float | None", "str | None"], Any]
-
-
-class Clock:
-    """One call's ``run_timeout`` as an ``asyncio.Timeout`` that can be paused (while the
-    person answers a question) and resumed with the time that was left; pauses nest."""
-
-    def __init__(self, seconds: float) -> None:
-        self._bound: asyncio.Timeout | None = None
-        self._left = seconds
-        self._paused = 0
-
-    def start(self, bound: asyncio.Timeout) -> None:
-        """Hold ``bound`` (entered, on this loop): the call's time limit."""
-        self._bound = bound
-
-    def pause(self) -> None:
-        """Stop the clock (a question waits for the person), keeping the time left."""
-        self._paused += 1
-        bound = self._bound
-        if self._paused == 1 and bound is not None and bound.when() is not None:
-            self._left = max(0.0, bound.when() - asyncio.get_running_loop().time())
-            with contextlib.suppress(RuntimeError):  # already expired or left
-                bound.reschedule(None)
-
-    def resume(self) -> None:
-        """Run the clock again, with the time that was left, once no pause holds it."""
-        self._paused = max(0, self._paused - 1)
-        if self._paused == 0 and self._bound is not None:
-            with contextlib.suppress(RuntimeError):
-                self._bound.reschedule(asyncio.get_running_loop().time() + self._left)
 
 
 class Progress:
