@@ -214,6 +214,7 @@ async def test_url_mode_shows_the_address_as_text_and_opens_nothing(choice, acti
     result, [[question]] = await answered(url(address), {"open": choice})
     assert result == types.ElicitResult(action=action)
     assert question.labels == (OPEN, DECLINE) and question.header == SERVER
+    assert question.confirms  # open it or decline: no free text to send anywhere
     assert "Sign in to the booking service." in question.detail
     assert f"```\n{address}\n```" in question.detail and "example.com" in question.question
 

@@ -22,7 +22,8 @@ model or sends anything the person did not click.
     elicitation/create, URL mode
       ├─ not a plain http(s) address (javascript:, user-info, hidden characters, too long)
       │                                                                  ─▶ ErrorData, nothing asked
-      └─ message + the address as text ─▶ "Open it myself" ─▶ accept (the person opens it)
+      └─ message + the address as text, a confirm (no free text)
+                                        ─▶ "Open it myself" ─▶ accept (the person opens it)
                                            Decline / skipped ─▶ decline; closed ─▶ cancel
     sampling/createMessage
       ├─ not allowed for this server ───────────────────────────────────▶ ErrorData
@@ -217,7 +218,9 @@ async def _url(server: str, params: Any, ask: Ask | None) -> types.ElicitResult:
               f"browser if you trust it):\n```\n{url}\n```")
     question = {"id": "open", "header": server,
                 "question": f"{server} asks you to open a page on {host} yourself",
-                "detail": detail.strip(), "options": [
+                "detail": detail.strip(),
+                "intent": {"kind": "confirm", "approve": OPEN},  # no free text
+                "options": [
                     {"label": OPEN, "description": f"{server} is told you will open it"},
                     {"label": DECLINE, "description": f"{server} is told you declined"}]}
     answer = await _put(ask, [question])
