@@ -295,7 +295,8 @@ class ChatWidget(QuestionsProvider, SessionFile, Turns, PersonInBrowser, Runtime
                 static.flush()  # the conversation waits for the person: the copy shows it now
 
     def _static_html(self) -> str:
-        return self._copy.html(self.transcript, title=self.title, pending=self.pending)
+        return self._copy.html(self.transcript, title=self.title, pending=self.pending,
+                               running=tuple(self._runs_going))
 
     def export_html(self, path: str | os.PathLike[str]) -> Path:
         """Write the conversation to ``path`` as one self-contained HTML file (UTF-8, written

@@ -40,7 +40,7 @@ it); each part is bounded, and what is clipped says so.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,7 @@ def left_out_note(count: int, log_chars: int) -> str:
 def conversation_html(entries: Iterable[Any], *, title: str = "",
                       pending: Mapping[str, Any] | None = None,
                       wire_chars: int = NOTEBOOK_WIRE_CHARS,
-                      log_chars: int | None = None) -> str:
+                      log_chars: int | None = None, running: Collection[str] = ()) -> str:
     """The conversation as an HTML fragment: one ``<div class="dial-static">`` holding a scoped
     ``<style>`` and the conversation, read-only; no script, no link, nothing fetched.
 
@@ -86,7 +86,8 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     ``wire_chars`` how much of each turn's wire text (what the agent received, its reply) is
     shown: the notebook's copy shows the start of each, an export (``JSON_CHARS``) more;
     ``log_chars`` how much of the log it keeps, the latest entries (by default the notebook's
-    ``NOTEBOOK_LOG_CHARS``; an export keeps ``LOG_CHARS``), drawn latest first.
+    ``NOTEBOOK_LOG_CHARS``; an export keeps ``LOG_CHARS``), drawn latest first; ``running``
+    the ids of the runs going (their cards say Running).
 
         >>> fragment = conversation_html([{"type": "person", "text": "hi <b>"}], title="Notes")
         >>> fragment.startswith('<div class="dial-static"')
@@ -97,7 +98,7 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     listed = list(entries) if not isinstance(entries, list) else entries
     limit = NOTEBOOK_LOG_CHARS if log_chars is None else log_chars
     budget = Budget(wire=wire_chars)
-    items = transcript_items(listed, pending if isinstance(pending, Mapping) else {})
+    items = transcript_items(listed, pending if isinstance(pending, Mapping) else {}, running)
     kept: list[str] = []  # the latest first: the ones left out are never drawn
     size = 0
     for item in reversed(items):

@@ -5,7 +5,8 @@ event draws only what it changed, so that keeping the notebook's copy current co
     LiveCopy().html(transcript, title=…, pending=…)
         the same list as last time, grown ──▶ only the new events read (``Reader``: items
                            made, or joined to an earlier one: a card's outcome, an answer)
-                           ──▶ those items, and the ones ``pending`` and Retry moved between,
+                           ──▶ those items, and the ones ``pending``, ``running`` (the runs
+                           going: their cards say Running) and Retry moved between,
                            settled and drawn again; every other item's HTML as it was
         anything else (another list, fewer events, an entry replaced: a chart drawn late, a
                            session taken back) ──▶ read again from the start
@@ -25,7 +26,7 @@ event draws only what it changed, so that keeping the notebook's copy current co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from . import _static
@@ -86,21 +87,24 @@ class LiveCopy:
         self._at: dict[int, int] = {}  # id(item) -> its place
         self._context: dict[str, Any] = {}  # what the agent declared, a later one last
         self._pending: Mapping[str, Any] = {}
+        self._running: frozenset[str] = frozenset()  # the ids of the runs going
+        self._steps: dict[str, Item] = {}  # an execute step's id -> its block
         self._last: Item | None = None  # the latest item the widget shows (Retry)
         self._made: tuple[Any, str] | None = None  # (what it was made of, the last fragment)
 
     def html(self, transcript: list[Any], *, title: str = "",
-             pending: Mapping[str, Any] | None = None) -> str:
-        """The copy of ``transcript`` now (``conversation_html``'s fragment)."""
+             pending: Mapping[str, Any] | None = None, running: Collection[str] = ()) -> str:
+        """The copy of ``transcript`` now (``conversation_html``'s fragment; ``running``: the
+        ids of the runs going)."""
         pending = pending if isinstance(pending, Mapping) else {}
         swapped: list[Item] = []
         if not self._continues(transcript) and not self._swapped(transcript, swapped):
             self._start(transcript)
-        again = self._read_new(transcript, pending)
+        again = self._read_new(transcript, pending, frozenset(map(str, running)))
         drawing = {id(item) for item in again}
         for item in swapped:
             if id(item) not in drawing:
-                settle(item, self._reader.cards, self._pending, self._last)
+                settle(item, self._reader.cards, self._pending, self._last, self._running)
                 again.append(item)
         for item in again:
             self._draw(item)
@@ -179,9 +183,10 @@ class LiveCopy:
         self._last_event = transcript[self._read - 1] if self._read else None
         return True
 
-    def _read_new(self, transcript: list[Any], pending: Mapping[str, Any]) -> list[Item]:
+    def _read_new(self, transcript: list[Any], pending: Mapping[str, Any],
+                  running: frozenset[str]) -> list[Item]:
         """Read the events not read yet: the items to draw again (new, changed, or moved by
-        ``pending`` or by which item is the latest shown), each settled."""
+        ``pending``, by the runs going or by which item is the latest shown), each settled."""
         reader = self._reader
         known = len(reader.items)
         for index in range(self._read, len(transcript)):
@@ -195,6 +200,19 @@ class LiveCopy:
         self._last_event = transcript[-1] if transcript else None
         again = {id(item): item for item in [*reader.items[known:], *reader.touched]}
         reader.touched.clear()
+        for item in reader.items[known:]:  # an execute block's steps: found by their ids
+            if item.kind == "suggestion" and item.event.get("kind") == "execute":
+                payload = item.event.get("payload")
+                steps = payload.get("steps") if isinstance(payload, Mapping) else None
+                for step in steps if isinstance(steps, list) else []:
+                    if isinstance(step, Mapping):
+                        self._steps[str(step.get("id"))] = item
+        if running != self._running:
+            for sid in running ^ self._running:
+                card = reader.cards.get(sid) or self._steps.get(sid)
+                if card is not None:
+                    again[id(card)] = card
+            self._running = running
         if pending != self._pending:
             for moved in (self._pending, pending):
                 again.update((id(item), item) for item in self._waiting_on(moved))
@@ -205,7 +223,7 @@ class LiveCopy:
             again.update((id(item), item) for item in (self._last, last) if item is not None)
             self._last = last
         for item in again.values():
-            settle(item, reader.cards, self._pending, last)
+            settle(item, reader.cards, self._pending, last, self._running)
         return list(again.values())
 
     def _waiting_on(self, pending: Mapping[str, Any]) -> list[Item]:

@@ -135,3 +135,44 @@ def test_the_copy_drawn_whole_draws_the_latest_first_and_stops_at_its_bound(monk
                                   for n in range(1_000)], log_chars=20_000)
     assert "words 999" in fragment and "words 900 " not in fragment
     assert len(calls) < 30  # the entries it keeps, and the one that did not fit
+
+
+def test_a_card_whose_run_goes_is_running_in_the_copy_drawn_as_it_grows():
+    card = {"type": "suggestion", "id": "sg-1", "action": "copy", "payload": {},
+            "preview": "Copy the files", "mutates": True}
+    block = {"type": "suggestion", "id": "ex-1", "kind": "execute", "action": "execute",
+             "payload": {"steps": [{"id": "ex-1.1", "env": "python", "command": "1"}]}}
+    done = {"type": "outcome", "id": "sg-1", "action": "copy", "status": "done"}
+    copy, shown = LiveCopy(), [{"type": "person", "text": "copy"}, card, block]
+    for running, events in [((), shown), (("sg-1",), shown), (("sg-1", "ex-1.1"), shown),
+                            (("ex-1.1",), [*shown, done]), ((), [*shown, done])]:
+        fragment = copy.html(events, running=running)
+        assert fragment == conversation_html(events, running=running), running
+        assert ('data-dial-status="running"' in fragment) == bool(running), running
+
+
+async def test_a_chat_widgets_copy_says_running_while_a_card_runs():
+    import asyncio
+
+    from .runtime_doubles import ScriptedAgent, click, dial, inform, suggest, until
+
+    class Slow:
+        def __init__(self) -> None:
+            self.actions = {"copy": {"mutates": True}}
+            self.release = asyncio.Event()
+
+        async def run(self, action: str, payload: Any) -> Any:
+            await self.release.wait()
+            return {"copied": 3}
+
+    domain = Slow()
+    chat = ChatWidget(agent=ScriptedAgent([dial(suggest("copy", {})), dial(inform("ok"))]),
+                      domain=domain, timeout=5)
+    task = chat.say("copy them")
+    await until(lambda: chat.pending.get("kind") == "decide")
+    click(chat, type="decide", token=chat.pending["token"], decision="accept")
+    await until(lambda: chat.runs_going())
+    assert 'data-dial-status="running"' in chat._static_html()
+    domain.release.set()
+    await asyncio.wait_for(task, 5)
+    assert 'data-dial-status="running"' not in chat._static_html()
