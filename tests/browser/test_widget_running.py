@@ -40,7 +40,7 @@ class SlowAgent:
 
     async def send(self, message):
         self.turns += 1
-        if "copy" in message:
+        if self.turns % 2:  # the person's request (the next message tells the outcome)
             return _dial(f'<dial-suggest id="copy{self.turns}" action="copy-files">Copy them?'
                          + _payload({}) + '</dial-suggest>')
         return _dial('<dial-inform>Copied.</dial-inform>')
