@@ -29,7 +29,7 @@ import { button, h, redrawOnChange } from "./dom.js";
 import { CARD_ITEMS } from "./inform.js";
 import { ENDS_STREAM, streamed } from "./live.js";
 import { announcer } from "./announce.js";
-import { atBottom, pinToBottom } from "./bottom.js";
+import { followAgain, followBottom, follows, pinToBottom } from "./bottom.js";
 import { disableAll, disconnect, linked, probe } from "./link.js";
 import { drawLog, refreshItem } from "./log.js";
 import { mountQuestions } from "./questions.js";
@@ -84,9 +84,11 @@ export function render({ model: connected, el }) {
   const stopRuns = listenForRuns(model, () => update(chat)); // a run started: its card says so
   const stopRedrawing = redrawOnChange(model, TRAITS, () => update(chat));
   const stopArriving = markArriving(connected, chat.root); // the copy after it waits (chat.css)
+  const stopFollowing = followBottom(chat.log); // at its end, unless the person scrolled away
   update(chat);
   return () => {
     stopArriving();
+    stopFollowing();
     stopRedrawing();
     stopProbing();
     stopStreaming();
@@ -171,6 +173,7 @@ function composer(chat) {
     view.model.send({ type: "say", text });
     say.value = "";
     autosize();
+    followAgain(chat.log); // their words, and the reply, in view
   };
   const sayButton = /** @type {HTMLButtonElement} */ (button("Send", "say", () => sendSay(), { kind: "dial-primary", aria: "Send message" }));
   chat.send = sayButton;
@@ -218,7 +221,7 @@ function listenForStream(connected, chat) {
  */
 function drawStream(chat) {
   const { streamBox, stream, log } = chat;
-  const nearBottom = atBottom(log);
+  const nearBottom = follows(log);
   const shown = Boolean(stream && (stream.prose || stream.writing) && !chat.link.disconnected);
   streamBox.hidden = !shown;
   chat.thinking.hidden = shown || !chat.view.model.get("thinking");
@@ -292,7 +295,7 @@ function update(chat) {
   }
   const pending = /** @type {Partial<import("./contract.js").Pending>} */ (model.get("pending") || {});
   const transcript = model.get("transcript") || [];
-  const nearBottom = atBottom(log);
+  const nearBottom = follows(log);
   if (transcript.length !== chat.seen) {
     chat.seen = transcript.length;
     view.undoing.clear(); // an Undo clicked has been answered (or something else happened)

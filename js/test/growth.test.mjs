@@ -152,3 +152,77 @@ test("a pin lets go when the person scrolls away", () => {
     raf.done();
   }
 });
+
+/** fakeLog, with its event listeners: `fire(type)` calls them. */
+function listenedLog(height) {
+  const log = fakeLog(height);
+  const listeners = new Map();
+  log.addEventListener = (type, callback) => listeners.set(type, [...(listeners.get(type) || []), callback]);
+  log.removeEventListener = (type, callback) => listeners.set(type, (listeners.get(type) || []).filter((c) => c !== callback));
+  log.fire = (type) => { for (const callback of listeners.get(type) || []) callback({ type }); };
+  log.listening = () => [...listeners.values()].reduce((n, list) => n + list.length, 0);
+  return log;
+}
+
+/** IntersectionObserver, by hand: `show(el)` tells each observer of `el` it came into view. */
+function observers() {
+  const watching = [];
+  globalThis.IntersectionObserver = class {
+    constructor(callback) { this.callback = callback; this.targets = new Set(); watching.push(this); }
+    observe(el) { this.targets.add(el); }
+    disconnect() { this.targets.clear(); }
+  };
+  return {
+    show: (el) => { for (const o of watching) if (o.targets.has(el)) o.callback([{ target: el, isIntersecting: true }]); },
+    done: () => { delete globalThis.IntersectionObserver; },
+  };
+}
+
+test("a log that comes back into view at its top goes to its bottom, unless the person scrolled away", async () => {
+  const { followBottom, follows } = await import("../src/bottom.js");
+  const raf = frames();
+  const seen = observers();
+  try {
+    const log = listenedLog(1000);
+    const stop = followBottom(log);
+    assert.equal(follows(log), true, "a new log follows what is added");
+    log.scrollTop = 0; // off screen, then back: laid out again at its top (JupyterLab's windowing)
+    log.fire("scroll"); // nobody touched it: not the person scrolling away
+    assert.equal(follows(log), true);
+    seen.show(log);
+    raf.frame();
+    assert.equal(log.scrollTop, 500, "back at its bottom, the newest entry in view");
+    raf.frame();
+    log.fire("wheel"); // the person scrolls up to read
+    log.scrollTop = 100;
+    log.fire("scroll");
+    assert.equal(follows(log), false, "new entries no longer pull the log down");
+    seen.show(log);
+    raf.frame();
+    assert.equal(log.scrollTop, 100, "where the person left it");
+    stop();
+    assert.equal(log.listening(), 0, "no listener left behind");
+  } finally {
+    raf.done();
+    seen.done();
+  }
+});
+
+test("sending a message brings the log to its bottom and it follows again", async () => {
+  const { followBottom, follows, followAgain } = await import("../src/bottom.js");
+  const raf = frames();
+  try {
+    const log = listenedLog(1000);
+    followBottom(log);
+    log.fire("keydown");
+    log.scrollTop = 0;
+    log.fire("scroll");
+    assert.equal(follows(log), false);
+    followAgain(log); // the person sent a message: their words and the reply in view
+    assert.equal(follows(log), true);
+    raf.frame();
+    assert.equal(log.scrollTop, 500);
+  } finally {
+    raf.done();
+  }
+});

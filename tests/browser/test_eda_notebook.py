@@ -2,6 +2,7 @@
 its markdown lists, in the chat, with real clicks.
 
 - Run All leaves ``sales`` as it was loaded (the unattended section works on its own copy);
+- the chat shows its latest entries when it comes into view, and after a message typed there;
 - ``describe sales`` shows its table on the card, numbers rounded, scrolling inside its box
   with the first column in view, and not repeated as a JSON blob;
 - ``plot price against size`` shows the chart: the image really loads (``naturalWidth > 0``);
@@ -48,6 +49,26 @@ def pending_card(nb: NotebookPage, action: str):
 
 def test_run_all_leaves_sales_as_it_was_loaded(eda):
     assert eda.kernel_value("(sales.shape, 'revenue' in sales.columns)") == "((200, 6), False)"
+
+
+LOG_END = """() => { const log = document.querySelector('[data-dial-root] .dial-log');
+    return log.scrollHeight - log.scrollTop - log.clientHeight; }"""
+
+
+def test_the_chat_shows_its_latest_when_it_comes_into_view_and_after_a_message(eda):
+    """Run All says to the chat while its cell is off screen: scrolled into view, the chat
+    shows its latest entries; a message typed there brings it, and the reply, into view."""
+    eda.page.set_viewport_size({"width": 1280, "height": 1000})
+    eda.page.locator(".jp-Cell").last.scroll_into_view_if_needed()  # the chat off screen
+    eda.page.wait_for_timeout(1500)
+    eda.root.scroll_into_view_if_needed()
+    eda.page.wait_for_function(f"({LOG_END}) () < 40", timeout=5000)
+    people = eda.root.locator(".dial-person").count()
+    eda.say("list the data frames")
+    expect(eda.root.locator(".dial-person")).to_have_count(people + 1)
+    eda.page.wait_for_timeout(1500)  # the reply drawn, its entries at their real size
+    assert eda.page.evaluate(LOG_END) < 40
+    eda.shot("log-follows", eda.root)
 
 
 def test_describe_shows_a_readable_table_that_fits_its_card(eda):

@@ -329,14 +329,14 @@ function progressText(run) {
 function number(value) {
   return Number.isInteger(value) ? value.toLocaleString("en-US") : value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
-function memoryOf(model, now = () => Date.now()) {
+function memoryOf(model, now2 = () => Date.now()) {
   let memory = memories.get(model);
   if (memory) return memory;
   const mine = {
     runs: /* @__PURE__ */ new Map(),
     parts: /* @__PURE__ */ new Map(),
     said: -Infinity,
-    now,
+    now: now2,
     started: /* @__PURE__ */ new Map(),
     clicked: /* @__PURE__ */ new Map(),
     redraw: null,
@@ -1956,7 +1956,7 @@ function framesEffect(view, id, effect) {
   const groups = [
     ["added", "Adds", names(effect.added).map((n) => h("span", { className: "dial-col-chip dial-col-added", title: `New column ${n}` }, `+ ${n}`))],
     ["removed", "Removes", names(effect.removed).map((n) => h("span", { className: "dial-col-chip dial-col-removed", title: `Column ${n} goes` }, `− ${n}`))],
-    ["renamed", "Renames", pairs(effect.renamed).map(([old, now]) => h("span", { className: "dial-col-chip dial-col-renamed", title: `${old} is renamed ${now}` }, `${old} → ${now}`))],
+    ["renamed", "Renames", pairs(effect.renamed).map(([old, now2]) => h("span", { className: "dial-col-chip dial-col-renamed", title: `${old} is renamed ${now2}` }, `${old} → ${now2}`))],
     ["dtypes", "Types", pairs(effect.dtypes).map(([column, dtype]) => h(
       "span",
       { className: "dial-col-chip dial-col-dtype", title: `${column} will be ${dtype}` },
@@ -3427,11 +3427,11 @@ function signature(view, item) {
       return [];
   }
 }
-function sameSignature(before, now) {
-  if (before.length !== now.length) return false;
-  for (let at = 0; at < now.length; at += 1) {
+function sameSignature(before, now2) {
+  if (before.length !== now2.length) return false;
+  for (let at = 0; at < now2.length; at += 1) {
     const a = before[at];
-    const b = now[at];
+    const b = now2[at];
     if (a === b || a == null && b == null) continue;
     if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
     if (JSON.stringify(a) !== JSON.stringify(b)) return false;
@@ -3743,12 +3743,12 @@ function drawWire(box, transcript, step) {
     );
     return;
   }
-  const now = sent.index === step - 1;
+  const now2 = sent.index === step - 1;
   box.replaceChildren(
-    heading("What the agent received", ` turn ${summarise(sent.turn, 12)} · event ${sent.index + 1}${now ? " · just sent" : ""}`),
+    heading("What the agent received", ` turn ${summarise(sent.turn, 12)} · event ${sent.index + 1}${now2 ? " · just sent" : ""}`),
     ...exactText(sent.message, "data-dial-replay-wire")
   );
-  box.classList.toggle("dial-replay-fresh", now);
+  box.classList.toggle("dial-replay-fresh", now2);
 }
 function drawReply(box, event) {
   box.hidden = !(event && event.type === "reply");
@@ -4152,11 +4152,11 @@ function markArriving(model, root, { wait = ARRIVING_MS, live = commLive } = {})
     if (timer !== void 0) clearTimeout(timer);
   };
   const onTranscript = () => {
-    const now = (
+    const now2 = (
       /** @type {unknown[] | undefined} */
       model.get("transcript")
     );
-    if (Array.isArray(now) && now.length) setTimeout(arrived, 0);
+    if (Array.isArray(now2) && now2.length) setTimeout(arrived, 0);
   };
   root.setAttribute(ARRIVING, "");
   model.on("change:transcript", onTranscript);
@@ -4192,10 +4192,10 @@ function announcer() {
       for (const [key, entry] of entries) {
         if (read.get(key) === entry.node) continue;
         read.set(key, entry.node);
-        const now = saidOf(entry.node, entry.item?.kind);
-        if (!now || said.get(key) === now) continue;
-        said.set(key, now);
-        if (!first) lines.push(now);
+        const now2 = saidOf(entry.node, entry.item?.kind);
+        if (!now2 || said.get(key) === now2) continue;
+        said.set(key, now2);
+        if (!first) lines.push(now2);
       }
       if (read.size !== entries.size) forget(entries);
       first = false;
@@ -4213,7 +4213,42 @@ function announcer() {
 // js/src/bottom.js
 var NEAR_PX = 40;
 var PIN_FRAMES = 30;
+var TOUCH_MS = 1e3;
 var pins = /* @__PURE__ */ new WeakMap();
+var followed = /* @__PURE__ */ new WeakMap();
+var now = () => typeof performance === "object" ? performance.now() : Date.now();
+function followBottom(log) {
+  const state = { follow: true, touched: -Infinity };
+  followed.set(log, state);
+  const touched = () => {
+    state.touched = now();
+  };
+  const scrolled = () => {
+    if (now() - state.touched <= TOUCH_MS && log.clientHeight > 0) state.follow = atBottom(log);
+  };
+  const inputs = ["wheel", "touchmove", "keydown", "pointerdown"];
+  for (const type of inputs) log.addEventListener(type, touched, { passive: true });
+  log.addEventListener("scroll", scrolled, { passive: true });
+  const seen = typeof IntersectionObserver === "function" ? new IntersectionObserver((entries) => {
+    if (state.follow && entries.some((entry) => entry.isIntersecting)) pinToBottom(log);
+  }) : null;
+  seen?.observe(log);
+  return () => {
+    for (const type of inputs) log.removeEventListener(type, touched);
+    log.removeEventListener("scroll", scrolled);
+    seen?.disconnect();
+    if (followed.get(log) === state) followed.delete(log);
+  };
+}
+function follows(log) {
+  const state = followed.get(log);
+  return state ? state.follow || pins.get(log)?.top === null : atBottom(log);
+}
+function followAgain(log) {
+  const state = followed.get(log);
+  if (state) state.follow = true;
+  pinToBottom(log);
+}
 function atBottom(log) {
   if (pins.get(log)?.top === null) return true;
   return log.scrollHeight - log.scrollTop - log.clientHeight < NEAR_PX;
@@ -4231,10 +4266,13 @@ function keepPinned(log) {
   const pin = pins.get(log);
   if (!pin) return;
   if (pin.top !== null) {
-    const moved = log.scrollTop !== pin.top && !atBottom(log);
+    const state = followed.get(log);
+    const theirs = !state || now() - state.touched <= TOUCH_MS;
+    const moved = theirs && log.scrollTop !== pin.top && !atBottom(log);
     const still = log.scrollHeight === pin.height && log.scrollHeight - log.scrollTop - log.clientHeight <= 1;
     if (moved || still || pin.frames >= PIN_FRAMES || !log.isConnected) {
       pins.delete(log);
+      if (moved && state) state.follow = false;
       return;
     }
   }
@@ -4680,9 +4718,11 @@ function render2({ model: connected, el }) {
   const stopRuns = listenForRuns(model, () => update2(chat));
   const stopRedrawing = redrawOnChange(model, TRAITS2, () => update2(chat));
   const stopArriving = markArriving(connected, chat.root);
+  const stopFollowing = followBottom(chat.log);
   update2(chat);
   return () => {
     stopArriving();
+    stopFollowing();
     stopRedrawing();
     stopProbing();
     stopStreaming();
@@ -4776,6 +4816,7 @@ function composer(chat) {
     view.model.send({ type: "say", text });
     say.value = "";
     autosize();
+    followAgain(chat.log);
   };
   const sayButton = (
     /** @type {HTMLButtonElement} */
@@ -4819,7 +4860,7 @@ function listenForStream(connected, chat) {
 }
 function drawStream(chat) {
   const { streamBox, stream, log } = chat;
-  const nearBottom = atBottom(log);
+  const nearBottom = follows(log);
   const shown = Boolean(stream && (stream.prose || stream.writing) && !chat.link.disconnected);
   streamBox.hidden = !shown;
   chat.thinking.hidden = shown || !chat.view.model.get("thinking");
@@ -4884,7 +4925,7 @@ function update2(chat) {
     model.get("pending") || {}
   );
   const transcript = model.get("transcript") || [];
-  const nearBottom = atBottom(log);
+  const nearBottom = follows(log);
   if (transcript.length !== chat.seen) {
     chat.seen = transcript.length;
     view.undoing.clear();
