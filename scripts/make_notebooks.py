@@ -71,7 +71,7 @@ Rules never apply to destructive actions: `remove note 1` still asks (dismiss it
 **6. Say why.** Type `add a note: call mum` again, click **Dismiss with a reason…**, write
 `I have that one already` and click **Dismiss**. The reason (and any **Comment…** you attach
 to a field) goes to the agent with the outcome: type `list notes`, and the agent answers it;
-the last cell of this section prints what it received.
+run the last cell of this section again and it prints what the agent received.
 
 Your rules, in Python: `chat.rules` lists them, `chat.allow(action, schema)` adds one (a JSON
 Schema the payload must satisfy), `chat.revoke("r1")` removes one.
@@ -190,14 +190,16 @@ and in `jupyter nbconvert --to html`.
 Try, in the chat:
 
 - `describe sales` — runs at once (read-only) and shows a table
+- `total units by region` — a new frame, `sales_by_region`
 - `filter sales where region is north` — a card that says what it will do before you decide:
   rows before → after, a sample of the rows kept and dropped, and the pandas code (**Copy**).
-  **Edit** it and the effect follows your edit; **Accept** it, and `sales` really changes
+  **Edit** it and the effect follows your edit (**Save** accepts what you edited), or
+  **Accept** it as proposed: `sales` really changes
 - `add a column revenue = price * units` — **Edit** the expression before accepting
 - `plot price against size` — a chart, on its card (`… as vega-lite`: drawn from a Vega-Lite
   spec)
-- `total units by region` — a new frame, `sales_by_region`
-- `undo` — the agent tells you how to take the last change back
+- `undo` — the agent tells you how to take the last change back (the **Undo** under a done
+  card does it)
 
 A done change has **Undo** on its card while it can still be taken back exactly (the card says
 why once a later change depends on it); the agent is told it was undone. `frames.undo_last()`
@@ -370,12 +372,15 @@ refuses an agent. Run the next cell, then type in the chat:
 - Now the edit form: on that valid card click **Edit**, open the **JSON** tab, change
   `"priority"` to `"priorty"` and click **Save**. The card does not take it: it shows the
   domain's words, *unexpected field 'priorty' (did you mean 'priority'?)*, and keeps the
-  editor open so you can correct it and Save again. (In the **Form** tab, empty the *Title*
-  and Save: *title must not be empty*, next to the field.)
+  editor open so you can correct it and Save again; it counts your tries down (after three
+  refused Saves the proposal is dropped). In the **Form** tab the misspelt key has a row of
+  its own, *priorty is not a field of this action*: click its **Remove**, then empty the
+  *Title* and Save: *title must not be empty*, next to the field.
 - `add-todo {"title": "Call Sam", "due": "next week"}`: your own payload, sent exactly as
   written. The domain refuses it (*due must be a date like 2024-01-31*) and the agent tells
   you so.
-- `all`: one proposal of each action. **Dismiss** the add-todo card: list-todos still runs
+- `all`: one proposal of each action, their cards one at a time (the next once you have
+  decided the one before). **Dismiss** the add-todo card: list-todos then runs
   (read-only), and the agent answers both, *OK, I left that out: Add the todo 'Example
   title'.* and the list.
 

@@ -360,7 +360,8 @@ class SchemaBrain(SchemaOutcomes):
     def _all(self) -> Elements:
         names = self._names()
         out: Elements = [Inform(text=f"One proposal of each of the {len(names)} actions, each "
-                                     "payload made from its schema:")]
+                                     "payload made from its schema; their cards come one at "
+                                     "a time, the next once you have decided the one before:")]
         for name in names:
             made = self.maker.valid(name)
             out.append(self._propose(made, origin(made, None)) if made.payload is not None

@@ -1,6 +1,7 @@
 // @ts-check
 // The JSON-Schema form of the editor: one field per property (objects as fieldsets, arrays with
-// add / remove, enums as selects, booleans, numbers, strings; anything else edited as JSON),
+// add / remove, enums as selects, booleans, numbers, strings; anything else edited as JSON; a
+// key the schema does not name shown as such, with Remove),
 // editing a draft's value in place. A field the form cannot check itself (a number that is not
 // one, JSON that does not parse) keeps its message in draft.local, which blocks Save.
 //
@@ -181,6 +182,20 @@ function objectBox(form, s, value, parts, title) {
       continue;
     }
     box.append(field(form, child, value[name], [...parts, name], name, requiredNames.has(name)));
+  }
+  const closed = s.additionalProperties === false; // else a key it does not name is allowed
+  for (const name of Object.keys(value)) { // in the payload, not in the schema: said, removable
+    if (Object.hasOwn(s.properties, name)) continue;
+    const path = joinPath([...parts, name]);
+    const wrap = h("div", { className: "dial-field dial-field-unknown", "data-dial-path": path },
+      h("span", { className: "dial-field-label" }, h("code", {}, name),
+        closed ? " is not a field of this action" : " is kept as it is (the JSON tab edits it)"),
+      button("Remove", "remove-field", () => {
+        delete value[name];
+        form.onChange({ rebuild: true });
+      }, { kind: "dial-link", aria: `Remove ${name}` }));
+    form.fields.set(path, wrap);
+    box.append(wrap);
   }
   return box;
 }

@@ -17,7 +17,7 @@ const CARD = {
   type: "suggestion", id: "s1", action: "complete-todo", text: "Done?", payload: PAYLOAD, preview: "Complete todo 3",
   destructive: false, mutates: true,
 };
-const SCHEMAS = { "complete-todo": { type: "object", properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" } } } };
+const SCHEMAS = { "complete-todo": { type: "object", properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" } }, additionalProperties: false } };
 const REFUSED = {
   kind: "decide", token: "d2", id: "s1", action: "complete-todo", payload: { id: 0, title: "buy milk" },
   issue: { text: "id must be at least 1", code: "invalid-payload", field: "id" },
@@ -71,4 +71,21 @@ test("after a refused edit, What it will do is about the refused payload, not th
   model.emit({ type: "dry-run", token: "d2", payload: REFUSED.payload, result: { ok: false, error: "no todo 0" } });
   assert.equal(dry().getAttribute("data-dial-dry-run"), "unavailable");
   assert.match(text(dry()), /^Effect unavailable: no todo 0/);
+});
+
+test("a field the schema does not know is shown in the form, with its error and a Remove", () => {
+  const UNKNOWN = {
+    ...REFUSED, payload: { id: 3, title: "buy milk", titel: "x" },
+    issue: { text: "unexpected field 'titel' (did you mean 'title'?)", code: "invalid-payload", field: "titel" },
+    errors: [{ field: "titel", message: "unexpected field 'titel' (did you mean 'title'?)" }],
+  };
+  const { card, sent } = mounted({ transcript: [CARD], pending: UNKNOWN });
+  const row = card().querySelector("[data-dial-path=titel]");
+  assert.ok(row, "the unknown field has a row in the form");
+  assert.match(text(row), /titel.*is not a field of this action/);
+  assert.match(text(row), /did you mean 'title'/, "its error next to it");
+  row.querySelector("[data-dial-action=remove-field]").click();
+  assert.equal(card().querySelector("[data-dial-path=titel]"), null, "removed from the draft");
+  card().querySelector("[data-dial-action=save-edit]").click();
+  assert.deepEqual(sent().filter((m) => m.type === "decide").map((m) => m.payload), [{ id: 3, title: "buy milk" }]);
 });

@@ -1124,6 +1124,27 @@ function objectBox(form, s, value, parts, title) {
     }
     box.append(field(form, child, value[name], [...parts, name], name, requiredNames.has(name)));
   }
+  const closed = s.additionalProperties === false;
+  for (const name of Object.keys(value)) {
+    if (Object.hasOwn(s.properties, name)) continue;
+    const path = joinPath([...parts, name]);
+    const wrap = h(
+      "div",
+      { className: "dial-field dial-field-unknown", "data-dial-path": path },
+      h(
+        "span",
+        { className: "dial-field-label" },
+        h("code", {}, name),
+        closed ? " is not a field of this action" : " is kept as it is (the JSON tab edits it)"
+      ),
+      button("Remove", "remove-field", () => {
+        delete value[name];
+        form.onChange({ rebuild: true });
+      }, { kind: "dial-link", aria: `Remove ${name}` })
+    );
+    form.fields.set(path, wrap);
+    box.append(wrap);
+  }
   return box;
 }
 function arrayBox(form, s, value, parts, title) {
