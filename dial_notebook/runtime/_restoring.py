@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._resume import Restored, settle_interrupted
+from ._review import done_changes
 from ._saving import plain
 from ._snapshot import SnapshotError, load_snapshot, read_snapshot
 from ._state import Reply, State, running_key
@@ -56,6 +57,7 @@ def fill(state: State, data: dict[str, Any]) -> dict[str, Any] | None:
     """Put the snapshot ``data`` back into a new conversation's ``state``; the say (or runs)
     that were going, for ``take_up``, or None when nothing was."""
     state.events.transcript.extend(data["transcript"])
+    state.earlier_done.update(done_changes(data["transcript"]))
     owed = data.get("owed") or {}
     state.owed_outcomes.extend(owed.get("outcomes") or [])
     state.owed_words.extend(owed.get("words") or [])

@@ -17,6 +17,9 @@
                      really ends is reported then ('undone' said quietly, or 'undo-failed'),
                      as a run's is (_work.on_end)
 
+A restored conversation's done changes were made in an earlier kernel: their runs are not
+remembered here, and ``undoable`` says why they cannot be undone (``EARLIER_KERNEL``).
+
 A dry run works on a worker thread (a blocking one) or as a task, so the kernel stays free; one
 that runs past its bound goes on there, but its answer is no longer waited for.
 """
@@ -85,13 +88,42 @@ def remember_done(state: State, sid: str, run: DoneRun) -> None:
     state.done_runs[sid] = run
 
 
+#: Why a change done before the conversation was restored cannot be undone.
+EARLIER_KERNEL = ("it was done before the kernel restarted (this conversation carried on from "
+                  "its file): what it changed is not in this kernel's data")
+
+
+def done_changes(transcript: list[Any]) -> set[str]:
+    """The ids of the changes ``transcript`` shows done and not undone (mutating proposals,
+    not execute blocks): a restored conversation's, which no Undo here can take back.
+
+        >>> done_changes([{"type": "suggestion", "id": "a", "mutates": True},
+        ...               {"type": "outcome", "id": "a", "status": "done"}])
+        {'a'}
+    """
+    changes = {str(e.get("id")) for e in transcript if isinstance(e, dict)
+               and e.get("type") == "suggestion" and e.get("mutates")
+               and e.get("kind") != "execute"}
+    done: set[str] = set()
+    for event in transcript:
+        if isinstance(event, dict) and event.get("type") == "outcome" \
+                and str(event.get("id")) in changes:
+            if event.get("status") == "done":
+                done.add(str(event.get("id")))
+            elif event.get("status") == "undone":
+                done.discard(str(event.get("id")))
+    return done
+
+
 def undoable(state: State) -> dict[str, bool | str]:
     """Suggestion id → True when Undo would take it back exactly now, else why it no longer
-    can; a run the domain says never could be undone (``False``) is left out: no word on it."""
+    can (a change done before the conversation was restored: ``EARLIER_KERNEL``); a run the
+    domain says never could be undone (``False``) is left out: no word on it."""
     domain = state.domain
     if domain.undo_of is None:
         return {}
-    shown: dict[str, bool | str] = {}
+    shown: dict[str, bool | str] = dict.fromkeys(
+        state.earlier_done - state.done_runs.keys(), EARLIER_KERNEL)
     for sid, run in state.done_runs.items():
         if run.undoing:
             continue

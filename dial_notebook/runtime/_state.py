@@ -89,6 +89,8 @@ class State:
     running: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Done runs of mutating actions that may be undone, by suggestion id (_review.DoneRun).
     done_runs: dict[str, Any] = field(default_factory=dict)
+    #: A restored conversation's done changes, made in an earlier kernel (never undone here).
+    earlier_done: set[str] = field(default_factory=set)
     #: A restored conversation's shown-back proposal, by id: (Suggestion, refusals so far);
     #: ``person_decides`` takes it up instead of starting afresh.
     resumed: dict[str, tuple[Any, int]] = field(default_factory=dict)

@@ -298,3 +298,21 @@ async def test_an_undo_slower_than_its_bound_is_reported_as_it_really_ends(monke
         await conversation.say("again")
         assert 'a:undone' not in agent.received[-1]  # told once
     assert domain.undos == 1
+
+
+async def test_a_change_done_before_the_kernel_restarted_says_why_it_cannot_be_undone():
+    domain = Reviewed()
+    replies = [dial(suggest("add-note", {"text": "milk"})), dial(inform("Added.")),
+               dial(suggest("add-note", {"text": "bread"})), dial(inform("Added."))]
+    conversation, _ = conversation_with(domain, replies)
+    await conversation.say("add milk")
+    await conversation.say("add bread")
+    assert await conversation.undo("sg-2") is not None  # taken back: nothing to say of it
+    saved = conversation.snapshot()
+    again = Reviewed()
+    restored = Conversation.restore(saved, agent=ScriptedAgent(replies), domain=again,
+                                    human=policy_human())
+    assert restored.undoable() == {"sg-1": _review.EARLIER_KERNEL}
+    with pytest.raises(KeyError):
+        await restored.undo("sg-1")
+    assert again.undone == []
