@@ -234,8 +234,10 @@ def outcome_line(outcome: Mapping[str, Any], *, edited_shown: bool, budget: Budg
         if hint:
             said = words("hint", hint=summarise(hint, 2000))
             parts.append(f'<div class="dial-hint">{esc(said)}</div>')
-    elif status == "dismissed":
-        parts.append(label)
+    elif status == "dismissed":  # a reason is said below it (said_about); else what it meant
+        reason = outcome.get("reason")
+        parts.append(label if isinstance(reason, str) and reason
+                     else f"{label}<span>{esc(words('dismissed'))}</span>")
     elif status in ("superseded", "handed-off"):
         parts.append(f"{label}<span>{esc(words(status))}</span>")
     else:

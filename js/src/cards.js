@@ -361,8 +361,7 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     if (outcome.hint) line.append(h("div", { className: "dial-hint" }, words("hint", { hint: summarise(outcome.hint) })));
   } else if (status === "dismissed") {
     const reason = outcomeReason(outcome); // " — reason: …"
-    line.append(h("strong", {}, STATUS_LABEL.dismissed));
-    if (reason) line.append(reason);
+    line.append(h("strong", {}, STATUS_LABEL.dismissed), reason || h("span", {}, words("dismissed")));
   } else if (status === "superseded" || status === "handed-off") {
     line.append(h("strong", {}, STATUS_LABEL[status]), h("span", {}, words(status)));
   } else {

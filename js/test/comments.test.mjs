@@ -197,8 +197,8 @@ test("the outcome line says the reason, and the comments are listed under it, as
   const other = mounted({ transcript: [NOTE, done] });
   assert.doesNotMatch(text(other.card().querySelector(".dial-outcome")), /reason/);
   assert.deepEqual(other.card().querySelectorAll("[data-dial-outcome-comment]").map(text), ["/tags/0: nice"]);
-  // a plain dismissal says just that
+  // a plain dismissal says what it meant (the chip above already says "Dismissed")
   const plain = mounted({ transcript: [NOTE, { ...outcome, reason: undefined, comments: undefined }] });
-  assert.equal(text(plain.card().querySelector(".dial-outcome")), "Dismissed");
+  assert.equal(text(plain.card().querySelector(".dial-outcome")), "Dismissed — nothing ran");
   assert.equal(plain.card().querySelector("[data-dial-outcome-comments]"), null);
 });

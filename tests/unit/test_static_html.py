@@ -739,3 +739,15 @@ def test_export_html_writes_the_conversation_to_one_file(tmp_path, fixture):
     page = path.read_text(encoding="utf-8")
     assert page == export_document(fixture, title="Notes", pending={})
     assert "Add the note &#x27;green tea&#x27;" in page
+
+
+def test_a_plain_dismissal_says_nothing_ran_and_one_with_a_reason_gives_it():
+    card = {"type": "suggestion", "id": "s1", "action": "add-note", "payload": {"text": "x"},
+            "preview": "Add the note 'x'", "mutates": True}
+    plain = visible(conversation_html([card, {"type": "outcome", "id": "s1",
+                                              "action": "add-note", "status": "dismissed"}]))
+    assert "Dismissed — nothing ran" in plain
+    reasoned = visible(conversation_html([card, {"type": "outcome", "id": "s1",
+                                                 "action": "add-note", "status": "dismissed",
+                                                 "reason": "have it"}]))
+    assert "nothing ran" not in reasoned and "Reason: have it" in reasoned

@@ -19,6 +19,7 @@ var wordings_default = {
   },
   words: {
     superseded: { widget: " — you moved on without deciding", copy: " — the person moved on without deciding" },
+    dismissed: " — nothing ran",
     "handed-off": " — continued in its own panel",
     failed: " — {error}",
     hint: "Hint: {hint}",
@@ -3298,8 +3299,7 @@ function outcomeLine(outcome, { editedShown = false, undone = null } = {}) {
     if (outcome.hint) line.append(h("div", { className: "dial-hint" }, words("hint", { hint: summarise(outcome.hint) })));
   } else if (status === "dismissed") {
     const reason = outcomeReason(outcome);
-    line.append(h("strong", {}, STATUS_LABEL.dismissed));
-    if (reason) line.append(reason);
+    line.append(h("strong", {}, STATUS_LABEL.dismissed), reason || h("span", {}, words("dismissed")));
   } else if (status === "superseded" || status === "handed-off") {
     line.append(h("strong", {}, STATUS_LABEL[status]), h("span", {}, words(status)));
   } else {
