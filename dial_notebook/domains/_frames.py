@@ -80,6 +80,26 @@ def describe_frame(name: str, frame: Any, *, max_columns: int = 20) -> str:
     return f"{name}: {rows} rows × {columns} columns: {', '.join(parts)}{more}"
 
 
+def with_summary(result: dict[str, Any]) -> dict[str, Any]:
+    """A change's result with its ``summary``: what the card says of it (the other fields are
+    for the agent and for Undo).
+
+        >>> with_summary({"frame": "sales", "rows": 40, "rows_before": 200})["summary"]
+        'sales: 200 → 40 rows'
+    """
+    name, rows = result.get("frame"), result.get("rows")
+    counted = f"{rows:,} rows" if isinstance(rows, int) else "rows not counted"
+    if isinstance(result.get("rows_before"), int):
+        said = f"{name}: {result['rows_before']:,} → {counted}"
+    elif result.get("column") is not None:
+        said = f"{name}: a new column {result['column']} ({result.get('dtype')}), {counted}"
+    else:
+        columns = result.get("columns")
+        width = f", {len(columns)} columns" if isinstance(columns, list) else ""
+        said = f"{name}: {counted}{width}"
+    return {**result, "summary": said}
+
+
 class Revisions:
     """Changes to variables of a namespace, each of which can be restored exactly.
 

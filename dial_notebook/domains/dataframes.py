@@ -64,7 +64,14 @@ from . import _frames_changes as change
 from . import _pandas_code
 from ._charts import chart, not_drawn, vegalite_spec
 from ._errors import ActionError
-from ._frames import Revisions, RevisionUndo, describe_frame, require_pandas, table
+from ._frames import (
+    Revisions,
+    RevisionUndo,
+    describe_frame,
+    require_pandas,
+    table,
+    with_summary,
+)
 from ._frames_checks import check_payload, frame_named
 from ._frames_previews import (
     preview_add,
@@ -83,6 +90,14 @@ from ._schema_domain import SchemaDomain
 __all__ = ["SCHEMAS", "DataFramesDomain"]
 
 Payload = dict[str, Any]
+
+
+def _summarised(run: Any) -> Any:
+    """``run`` whose result says itself (``with_summary``)."""
+    @functools.wraps(run)  # its name and docstring: what the action says of itself
+    def summarised(payload: Payload) -> dict[str, Any]:
+        return with_summary(run(payload))
+    return summarised
 
 
 class DataFramesDomain(RevisionUndo, SchemaDomain):
@@ -130,6 +145,7 @@ class DataFramesDomain(RevisionUndo, SchemaDomain):
                 options.update(undo=self._undo, undoable=self._undoable,
                                dry_run=functools.partial(self._dry_run, name),
                                code=functools.partial(self._code_of, name))
+                run = _summarised(run)  # its card says it in a line (with_summary)
             self.add_action(
                 name, schema=SCHEMAS[name], run=run, check=self._check_payload, **options
             )

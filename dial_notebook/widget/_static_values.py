@@ -70,7 +70,9 @@ def result_nodes(result: Any, budget: Budget) -> list[str]:
     if isinstance(result, list):
         return list_nodes(result, "", "")
     scalars = [(k, v) for k, v in result.items() if not isinstance(v, Mapping | list)]
-    caption = ", ".join(f"{k}: {js_string(v)}" for k, v in scalars)
+    said = result.get("summary")  # the result says itself: its other fields are bookkeeping
+    summary = said if isinstance(said, str) and said.strip() else None
+    caption = summary or ", ".join(f"{k}: {js_string(v)}" for k, v in scalars)
 
     def captioned(text: str) -> list[str]:
         return [f'<div class="dial-result-caption">{text_html(text, 2000)}</div>'] if text else []
@@ -97,12 +99,12 @@ def result_nodes(result: Any, budget: Budget) -> list[str]:
         plain = all(not isinstance(i, Mapping | list) for i in items)
         inline = ", ".join(js_string(i) for i in items) if plain else ""
         if plain and len(inline) <= 200:
-            text = ", ".join(p for p in (caption, f"{name}: {inline}") if p)
+            text = summary or ", ".join(p for p in (caption, f"{name}: {inline}") if p)
             return [f'<span class="dial-result"> — {text_html(text, 2000)}</span>']
         return list_nodes(items, humanise(name), caption)
     if len(scalars) == len(result):
-        return [f'<span class="dial-result"> — {esc(result_text(result))}</span>']
-    return [f'<span class="dial-result"> — {esc(summarise(result, 240))}</span>']
+        return [f'<span class="dial-result"> — {esc(summary or result_text(result))}</span>']
+    return [f'<span class="dial-result"> — {esc(summary or summarise(result, 240))}</span>']
 
 
 def list_nodes(items: list[Any], caption: str, extra: str) -> list[str]:

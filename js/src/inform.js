@@ -7,7 +7,7 @@
 // URL the agent chose could carry data out in its query string).
 
 import { button, h, jsonBlock, uid } from "./dom.js";
-import { resultShape } from "./items.js";
+import { resultShape, summaryOf } from "./items.js";
 import { formatNumber, isRemote, safeUrl, summarise } from "./text.js";
 
 /** @typedef {import("./contract.js").Json} Json */
@@ -167,7 +167,7 @@ export function resultNodes(result) {
         .filter(([, v]) => typeof v === "string" && v.includes("\n"));
       if (!lines.length) return [h("span", { className: "dial-result" }, ` — ${shape.text}`)];
       const rest = Object.entries(/** @type {{[key: string]: Json}} */ (result)).filter(([, v]) => !(typeof v === "string" && v.includes("\n")));
-      return [caption(rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
+      return [caption(summaryOf(/** @type {{[key: string]: Json}} */ (result)) ?? rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
         ...lines.map(([k, v]) => h("pre", { className: "dial-output dial-mono", "data-dial-result-field": k }, summarise(v, 4000)))];
     }
     case "text":

@@ -246,7 +246,8 @@ export function resultShape(result) {
   if (typeof result !== "object") return { kind: "text", text: String(result) };
   if (Array.isArray(result)) return { kind: "list", items: result, caption: "" };
   const scalars = Object.entries(result).filter(([, v]) => v === null || typeof v !== "object");
-  const caption = scalars.map(([k, v]) => `${k}: ${v}`).join(", ");
+  const summary = summaryOf(result); // the result says itself: its other fields are bookkeeping
+  const caption = summary ?? scalars.map(([k, v]) => `${k}: ${v}`).join(", ");
   if (Array.isArray(result.media) && result.media.length) {
     return { kind: "media", items: result.media, caption };
   }
@@ -260,10 +261,20 @@ export function resultShape(result) {
     const plain = items.every((/** @type {Json} */ item) => item === null || typeof item !== "object");
     const inline = plain ? items.map(String).join(", ") : "";
     if (plain && inline.length <= 200) {  // a few names: one line, not a bullet list
-      return { kind: "fields", text: [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
+      return { kind: "fields", text: summary ?? [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
     }
     return { kind: "list", items, caption: humanise(name), extra: caption };
   }
-  if (scalars.length === Object.keys(result).length) return { kind: "fields", text: resultText(result) };
-  return { kind: "text", text: summarise(result) };
+  if (scalars.length === Object.keys(result).length) return { kind: "fields", text: summary ?? resultText(result) };
+  return { kind: "text", text: summary ?? summarise(result) };
+}
+
+/**
+ * A result's own words for itself (its `summary`, when it is text that says something).
+ *   summaryOf({rows: 40, summary: "sales: 200 → 40 rows"})  // "sales: 200 → 40 rows"
+ * @param {{[key: string]: Json}} result
+ * @returns {string | null}
+ */
+export function summaryOf(result) {
+  return typeof result.summary === "string" && result.summary.trim() ? result.summary : null;
 }

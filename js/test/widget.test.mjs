@@ -146,6 +146,16 @@ test("a result reads as its image, its table, a list, or a few fields — never 
   assert.equal(resultShape(null).kind, "none");
 });
 
+test("a result that says itself in a summary is read by it, its bookkeeping left to the agent", () => {
+  const changed = { frame: "sales", rows: 40, revision: 1, rows_before: 200, columns: ["date", "region"],
+    summary: "sales: 200 → 40 rows" };
+  assert.deepEqual(resultShape(changed), { kind: "fields", text: "sales: 200 → 40 rows" });
+  const described = resultShape({ frame: "sales", summary: "Statistics of sales",
+    table: { columns: ["column", "mean"], rows: [["price", 1.5]] } });
+  assert.deepEqual([described.kind, described.caption], ["table", "Statistics of sales"]);
+  assert.deepEqual(resultShape({ id: 3, summary: " " }), { kind: "fields", text: "id: 3, summary:  " }, "an empty one is a field");
+});
+
 test("an acknowledgement joins the card it is about, not the person's next words", () => {
   const items = itemsOf([
     { type: "suggestion", id: "sg-1", action: "add-note", payload: {} },

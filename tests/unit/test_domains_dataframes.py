@@ -367,6 +367,7 @@ def test_filter_into_a_new_frame_leaves_the_source_alone(frames, namespace):
     assert namespace["sales"] is original
     assert (result["frame"], result["rows_before"]) == ("north", 200)
     assert set(namespace["north"]["region"]) == {"North"}
+    assert result["summary"] == f"north: 200 → {result['rows']} rows"  # what its card says
 
 
 def test_a_chain_of_changes_is_undone_in_reverse_order_back_to_the_start(frames, namespace):

@@ -751,3 +751,15 @@ def test_a_plain_dismissal_says_nothing_ran_and_one_with_a_reason_gives_it():
                                                  "action": "add-note", "status": "dismissed",
                                                  "reason": "have it"}]))
     assert "nothing ran" not in reasoned and "Reason: have it" in reasoned
+
+
+def test_a_result_that_says_itself_in_a_summary_is_read_by_it():
+    from dial_notebook.widget._static_values import Budget, result_nodes
+
+    changed = {"frame": "sales", "rows": 40, "revision": 1, "rows_before": 200,
+               "columns": ["date", "region"], "summary": "sales: 200 → 40 rows"}
+    assert result_nodes(changed, Budget()) == [
+        '<span class="dial-result"> — sales: 200 → 40 rows</span>']
+    table = {"frame": "sales", "summary": "Statistics of sales",
+             "table": {"columns": ["column", "mean"], "rows": [["price", 1.5]]}}
+    assert "Statistics of sales</div>" in "".join(result_nodes(table, Budget()))

@@ -33,6 +33,14 @@ def test_a_change_rebinds_the_name_to_a_new_expression_and_materialises_nothing(
     assert type(after.op()).__name__ == "Filter"  # an expression over the file, not data
     assert (result["rows"], result["rows_before"]) == (12, 30)
     assert result["code"] == 'sales = sales.filter(sales["region"] == "North")'
+    assert result["summary"] == "sales: 30 → 12 rows"  # what its card says of it
+
+
+def test_each_change_says_itself_in_a_summary_as_the_frames_domain_does(tables):
+    assert tables.run("add-column", ADD)["summary"] == (
+        "sales: a new column revenue (float64), 30 rows")
+    assert tables.run("sort", {"frame": "sales", "by": ["price"]})["summary"] == (
+        "sales: 30 rows, 6 columns")
 
 
 def test_each_change_gives_the_shape_and_types_of_the_frames_domain(tables):

@@ -42,7 +42,7 @@ import functools
 from typing import Any
 
 from .. import _frames_previews as previews
-from .._frames import Revisions, RevisionUndo
+from .._frames import Revisions, RevisionUndo, with_summary
 from .._frames_schemas import SCHEMAS
 from .._phrasing import did_you_mean
 from .._schema_domain import SchemaDomain
@@ -363,7 +363,7 @@ class TablesDomain(RevisionUndo, SchemaDomain):
             result.update(column=payload["column"], dtype=str(made[payload["column"]].type()))
         elif grouped is not None:
             result["table"] = grouped
-        return result
+        return with_summary(result)  # what its card says of it
 
     # Before a change runs
 

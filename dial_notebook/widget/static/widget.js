@@ -648,7 +648,8 @@ function resultShape(result) {
   if (typeof result !== "object") return { kind: "text", text: String(result) };
   if (Array.isArray(result)) return { kind: "list", items: result, caption: "" };
   const scalars = Object.entries(result).filter(([, v]) => v === null || typeof v !== "object");
-  const caption = scalars.map(([k, v]) => `${k}: ${v}`).join(", ");
+  const summary = summaryOf(result);
+  const caption = summary ?? scalars.map(([k, v]) => `${k}: ${v}`).join(", ");
   if (Array.isArray(result.media) && result.media.length) {
     return { kind: "media", items: result.media, caption };
   }
@@ -662,12 +663,15 @@ function resultShape(result) {
     const plain2 = items.every((item) => item === null || typeof item !== "object");
     const inline = plain2 ? items.map(String).join(", ") : "";
     if (plain2 && inline.length <= 200) {
-      return { kind: "fields", text: [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
+      return { kind: "fields", text: summary ?? [caption, `${name}: ${inline}`].filter(Boolean).join(", ") };
     }
     return { kind: "list", items, caption: humanise(name), extra: caption };
   }
-  if (scalars.length === Object.keys(result).length) return { kind: "fields", text: resultText(result) };
-  return { kind: "text", text: summarise(result) };
+  if (scalars.length === Object.keys(result).length) return { kind: "fields", text: summary ?? resultText(result) };
+  return { kind: "text", text: summary ?? summarise(result) };
+}
+function summaryOf(result) {
+  return typeof result.summary === "string" && result.summary.trim() ? result.summary : null;
 }
 
 // js/src/focus.js
@@ -1612,7 +1616,10 @@ function resultNodes(result) {
         result
       ).filter(([, v]) => !(typeof v === "string" && v.includes("\n")));
       return [
-        caption(rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
+        caption(summaryOf(
+          /** @type {{[key: string]: Json}} */
+          result
+        ) ?? rest.map(([k, v]) => `${k}: ${v}`).join(", ")),
         ...lines.map(([k, v]) => h("pre", { className: "dial-output dial-mono", "data-dial-result-field": k }, summarise(v, 4e3)))
       ];
     }
