@@ -172,6 +172,7 @@ class RuleMatch(TypedDict):
     id: str
     preview: str
     status: str
+    edited: NotRequired[bool]  # the person edited it before it ran
 
 
 class RuleDraftResultMessage(TypedDict):

@@ -30,11 +30,12 @@ DRAFT_SECONDS = 1.0
 MAX_MATCHES = 20
 
 
-def _statuses(transcript: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    statuses: dict[str, str] = {}
+def _statuses(transcript: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, bool]]:
+    """Each proposal's latest outcome: its status, and whether the person edited it first."""
+    statuses: dict[str, tuple[str, bool]] = {}
     for event in transcript:
         if event.get("type") == "outcome" and isinstance(event.get("id"), str):
-            statuses[event["id"]] = str(event.get("status") or "")
+            statuses[event["id"]] = (str(event.get("status") or ""), event.get("edited") is True)
     return statuses
 
 
@@ -61,8 +62,10 @@ def draft_answer(schema: Any, action: str, card_id: str, card_payload: Any,
             answer["total"] += 1
             if len(answer["matches"]) < MAX_MATCHES:
                 sid = str(event.get("id") or "")
-                answer["matches"].append({"id": sid, "preview": str(event.get("preview") or ""),
-                                          "status": statuses.get(sid, "pending")})
+                status, edited = statuses.get(sid, ("pending", False))
+                match = {"id": sid, "preview": str(event.get("preview") or ""),
+                         "status": status}
+                answer["matches"].append({**match, "edited": True} if edited else match)
     return answer
 
 

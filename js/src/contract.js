@@ -216,7 +216,7 @@ export {};
  * @typedef {{file: string, rules: Rule[], error?: string}} UntrustedSession
  */
 
-/** An earlier proposal a draft rule would have accepted. @typedef {{id: string, preview: string, status: string}} RuleMatch */
+/** An earlier proposal a draft rule would have accepted (`edited`: the person edited it before it ran). @typedef {{id: string, preview: string, status: string, edited?: boolean}} RuleMatch */
 
 // ---- the synced traits --------------------------------------------------------------------------
 

@@ -351,7 +351,7 @@ function drawCheck(box, rule, result, action) {
     parts.push(h("div", {}, `Would have accepted ${total} earlier proposal${total === 1 ? "" : "s"}:`));
     const list = h("ul", { className: "dial-rule-matches" }, answer.matches.map((match) => h("li", { "data-dial-rule-match": String(match.id ?? "") },
       summarise(match.preview ?? "", 200),
-      h("span", { className: "dial-rule-match-id" }, ` · ${summarise(match.id ?? "", 40)}${match.status ? ` · ${summarise(match.status, 40)}` : ""}`))));
+      h("span", { className: "dial-rule-match-id" }, ` · ${decided(match)}`))));
     if (total > answer.matches.length) list.append(h("li", { className: "dial-more" }, `and ${total - answer.matches.length} more`));
     parts.push(list);
   } else {
@@ -363,4 +363,19 @@ function drawCheck(box, rule, result, action) {
       "This card itself does not match this rule: saving it does not accept this card, which will still wait for you."));
   }
   box.replaceChildren(...parts);
+}
+
+/**
+ * What became of an earlier proposal a draft rule matches, in the person's words (the agent's
+ * ids mean nothing to them).
+ *   decided({id: "note-2", preview: "…", status: "done", edited: true})
+ *     // "you edited it before it ran (the rule would have run it as proposed)"
+ * @param {import("./contract.js").RuleMatch} match
+ * @returns {string}
+ */
+function decided(match) {
+  if (match.status === "done" && match.edited) return "you edited it before it ran (the rule would have run it as proposed)";
+  const said = { done: "you accepted it", dismissed: "you dismissed it", superseded: "you moved on without deciding",
+    pending: "waiting for you", failed: "it failed", invalid: "it was refused", undone: "you accepted it, then undid it" };
+  return Object.hasOwn(said, match.status) ? said[/** @type {keyof said} */ (match.status)] : summarise(match.status || "", 40);
 }

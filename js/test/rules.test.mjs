@@ -162,14 +162,17 @@ test("each choice changes the schema asked about; the answer for it enables Save
   };
   assert.deepEqual(sent(), [{ type: "rule-draft", token: "d1", schema }], "once, the latest schema");
   model.emit({
-    type: "rule-draft", token: "d1", schema, error: null, total: 3, card: true,
-    matches: [{ id: "s0", preview: "Add note: buy bread", status: "done" }, { id: "sA", preview: "Add note: buy eggs", status: "dismissed" }],
+    type: "rule-draft", token: "d1", schema, error: null, total: 4, card: true,
+    matches: [{ id: "s0", preview: "Add note: buy bread", status: "done" }, { id: "sA", preview: "Add note: buy eggs", status: "dismissed" },
+      { id: "sB", preview: "Add note: buy tea", status: "done", edited: true }],
   });
   const check = editor().querySelector("[data-dial-rule-check]");
   assert.equal(check.getAttribute("data-dial-rule-check"), "ok");
-  assert.match(text(check), /^Would have accepted 3 earlier proposals:/);
+  assert.match(text(check), /^Would have accepted 4 earlier proposals:/);
   assert.deepEqual(check.querySelectorAll("[data-dial-rule-match]").map(text),
-    ["Add note: buy bread · s0 · done", "Add note: buy eggs · sA · dismissed"]);
+    ["Add note: buy bread · you accepted it", "Add note: buy eggs · you dismissed it",
+      "Add note: buy tea · you edited it before it ran (the rule would have run it as proposed)"],
+    "said in words, not by the agent's ids");
   assert.equal(text(check.querySelector(".dial-more")), "and 1 more");
   const save = editor().querySelector("[data-dial-action=save-rule]");
   assert.equal(save.disabled, false);

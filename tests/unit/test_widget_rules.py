@@ -212,3 +212,17 @@ async def test_a_session_file_with_a_broken_rule_is_refused_and_left_as_it_is(tm
     with pytest.raises(SnapshotError, match=r"surface.rules: rule r\d+: invalid schema"):
         widget([], session="eda", rules=None)
     assert path.read_text() == before
+
+
+def test_a_rule_drafts_matches_say_which_the_person_edited_before_they_ran():
+    from dial_notebook.widget._rules import draft_answer
+
+    transcript = [
+        {"type": "suggestion", "id": "a", "action": "add-note", "payload": {"text": "x"}},
+        {"type": "outcome", "id": "a", "action": "add-note", "status": "done", "edited": True},
+        {"type": "suggestion", "id": "b", "action": "add-note", "payload": {"text": "y"}},
+        {"type": "outcome", "id": "b", "action": "add-note", "status": "done"}]
+    answer = draft_answer({"type": "object"}, "add-note", "c", {"text": "z"}, transcript,
+                          check_action=lambda action: None)
+    assert [(m["id"], m["status"], m.get("edited")) for m in answer["matches"]] == [
+        ("a", "done", True), ("b", "done", None)]

@@ -677,17 +677,17 @@ function summaryOf(result) {
 // js/src/focus.js
 var WAITING = "[data-dial-suggestion][data-dial-status=pending], [data-dial-ask][data-dial-status=pending], [data-dial-questions]:not(.dial-questions-sent)";
 var CONTROLS = "button, input, textarea, select";
-function focusAfterDecision(decided) {
-  const root = decided ? decided.closest("[data-dial-root]") : null;
-  if (!root || !decided) return null;
-  const card = decided.closest("[data-dial-suggestion], [data-dial-ask], [data-dial-questions]");
+function focusAfterDecision(decided2) {
+  const root = decided2 ? decided2.closest("[data-dial-root]") : null;
+  if (!root || !decided2) return null;
+  const card = decided2.closest("[data-dial-suggestion], [data-dial-ask], [data-dial-questions]");
   let target = null;
   for (
     const next of
     /** @type {HTMLElement[]} */
     [...root.querySelectorAll(WAITING)]
   ) {
-    if (next === card || next.contains(decided) || isHidden(next, root)) continue;
+    if (next === card || next.contains(decided2) || isHidden(next, root)) continue;
     target = firstControl(next);
     if (target) break;
   }
@@ -3020,7 +3020,7 @@ function drawCheck(box, rule, result, action) {
       "li",
       { "data-dial-rule-match": String(match.id ?? "") },
       summarise(match.preview ?? "", 200),
-      h("span", { className: "dial-rule-match-id" }, ` · ${summarise(match.id ?? "", 40)}${match.status ? ` · ${summarise(match.status, 40)}` : ""}`)
+      h("span", { className: "dial-rule-match-id" }, ` · ${decided(match)}`)
     )));
     if (total > answer.matches.length) list.append(h("li", { className: "dial-more" }, `and ${total - answer.matches.length} more`));
     parts.push(list);
@@ -3036,6 +3036,22 @@ function drawCheck(box, rule, result, action) {
     ));
   }
   box.replaceChildren(...parts);
+}
+function decided(match) {
+  if (match.status === "done" && match.edited) return "you edited it before it ran (the rule would have run it as proposed)";
+  const said = {
+    done: "you accepted it",
+    dismissed: "you dismissed it",
+    superseded: "you moved on without deciding",
+    pending: "waiting for you",
+    failed: "it failed",
+    invalid: "it was refused",
+    undone: "you accepted it, then undid it"
+  };
+  return Object.hasOwn(said, match.status) ? said[
+    /** @type {keyof said} */
+    match.status
+  ] : summarise(match.status || "", 40);
 }
 
 // js/src/cards.js
