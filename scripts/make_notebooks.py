@@ -335,7 +335,10 @@ replies = [
 conversation = Conversation(agent=ScriptedAgent(replies), domain=todo, human=policy_human("accept"))
 result = await conversation.say("add my todos")
 for outcome in result.outcomes:
-    print(outcome["status"], "·", outcome.get("field", ""), "·", outcome.get("hint", outcome.get("result")))
+    if outcome["status"] == "done":
+        print("done ·", outcome["result"])  # what the action returned
+    else:
+        print(outcome["status"], "·", outcome["field"], "·", outcome["hint"])  # what to fix
 """),
     md("What the agent received about them — the outcome reply, in DIAL:"),
     code("""
