@@ -42,7 +42,13 @@ def require_pandas() -> Any:
 
 
 def jsonable(value: Any) -> Any:
-    """A cell value as JSON: numbers, text, booleans or null."""
+    """A cell value as JSON: numbers, text, booleans or null; a time at midnight (no zone) is
+    its date alone, as pandas prints it.
+
+        >>> import datetime
+        >>> jsonable(datetime.datetime(2024, 1, 3)), jsonable(datetime.datetime(2024, 1, 3, 9))
+        ('2024-01-03', '2024-01-03T09:00:00')
+    """
     if value is None or isinstance(value, bool | str):
         return value
     try:
@@ -50,6 +56,9 @@ def jsonable(value: Any) -> Any:
             return None
     except (TypeError, ValueError):  # pd.NA refuses to be a truth value
         return None
+    if isinstance(value, datetime.datetime) and value.tzinfo is None \
+            and value.time() == datetime.time() and not getattr(value, "nanosecond", 0):
+        return value.date().isoformat()
     if isinstance(value, datetime.datetime | datetime.date):
         return value.isoformat()
     if hasattr(value, "item") and not hasattr(value, "__len__"):

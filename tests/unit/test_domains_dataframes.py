@@ -104,7 +104,7 @@ def test_read_only_actions_run_without_asking_and_return_json(frames):
     described, head, counts, correlation = results
     assert described["table"]["columns"][:3] == ["column", "count", "unique"]
     assert [row[0] for row in described["table"]["rows"]] == ["price", "region"]
-    assert head["table"]["rows"][0] == ["2024-01-03T00:00:00", "East", "Widget", "M", 3.76, 22]
+    assert head["table"]["rows"][0] == ["2024-01-03", "East", "Widget", "M", 3.76, 22]
     assert head["table"]["total_rows"] == 200
     assert counts["table"]["columns"] == ["region", "count"]
     assert len(counts["table"]["rows"]) == 2
