@@ -63,7 +63,7 @@ export function followBottom(log) {
   log.addEventListener("scroll", scrolled, { passive: true });
   const seen = typeof IntersectionObserver === "function"
     ? new IntersectionObserver((entries) => {
-      if (state.follow && entries.some((entry) => entry.isIntersecting)) pinToBottom(log);
+      if (state.follow && entries.some((entry) => entry.isIntersecting) && !atBottom(log)) pinToBottom(log);
     })
     : null;
   seen?.observe(log);

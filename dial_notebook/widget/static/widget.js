@@ -4274,7 +4274,7 @@ function followBottom(log) {
   for (const type of inputs) log.addEventListener(type, touched, { passive: true });
   log.addEventListener("scroll", scrolled, { passive: true });
   const seen = typeof IntersectionObserver === "function" ? new IntersectionObserver((entries) => {
-    if (state.follow && entries.some((entry) => entry.isIntersecting)) pinToBottom(log);
+    if (state.follow && entries.some((entry) => entry.isIntersecting) && !atBottom(log)) pinToBottom(log);
   }) : null;
   seen?.observe(log);
   return () => {
