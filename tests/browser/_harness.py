@@ -316,6 +316,20 @@ SAVE = """() => {
 }"""
 
 
+def save_and_reload(page) -> None:
+    """Save the open notebook (its outputs, so the widget comes back), reload the page with
+    the kernel alive, and wait until the kernel is connected again."""
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function(
+        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
+    page.reload()
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+        "    .connectionStatus === 'connected'", timeout=60000)
+
+
 def save_with_widget_state(page, timeout: float = 60000) -> None:
     """Save the open notebook from JupyterLab with its widget state, and wait until the file is
     written (the setting is put back as it was: the server's settings are shared by the other

@@ -11,7 +11,14 @@ from playwright.sync_api import expect
 
 from dial_notebook.interaction import Answer, AnswerItem
 
-from ._harness import OUTPUT, NotebookPage, mount_widget, open_notebook, write_notebook
+from ._harness import (
+    OUTPUT,
+    NotebookPage,
+    mount_widget,
+    open_notebook,
+    save_and_reload,
+    write_notebook,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -176,15 +183,7 @@ def test_a_reloaded_page_shows_the_waiting_questions_still_answerable(lab):
     lab.run("start('reloaded', BATCH[2:])")
     expect(lab.panel()).to_be_visible()
     page = lab.nb.page
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
-    page.reload()
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-        "    .connectionStatus === 'connected'", timeout=60000)
+    save_and_reload(page)
     panel = page.locator("[data-dial-root] [data-dial-questions]").first
     expect(panel).to_be_visible(timeout=30000)
     panel.locator("[data-dial-field=other]").fill("Sam")

@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from ._harness import NotebookPage, open_notebook, write_notebook
+from ._harness import NotebookPage, open_notebook, save_and_reload, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -92,15 +92,7 @@ def test_a_page_reloaded_while_a_card_runs_says_running_until_it_is_done(lab):
     card.locator("[data-dial-action=accept]").click()
     expect(card).to_have_attribute("data-dial-status", "running", timeout=2000)
     page = lab.page
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_function(
-        "() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=15000)
-    page.reload()
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-        "    .connectionStatus === 'connected'", timeout=60000)
+    save_and_reload(page)
     card = page.locator(f"[data-dial-root] [data-dial-suggestion='{sid}']").first
     expect(card).to_have_attribute("data-dial-status", "running", timeout=30000)
     expect(card.locator(".dial-run-progress-text")).to_have_text("Running…")

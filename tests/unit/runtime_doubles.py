@@ -159,3 +159,32 @@ def said(conversation: Any, since: int = 0) -> list[str]:
 def click(widget: Any, **content: Any) -> None:
     """Deliver ``content`` to ``widget`` as a message from its front end (a person's click)."""
     widget._handle_custom_msg(content, [])
+
+
+class Wire:
+    """A comm that keeps what the widget sends (``data`` of each comm message)."""
+
+    kernel = object()
+    comm_id = "wire"
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
+        self.sent.append(json.loads(json.dumps(data)))
+
+    def on_msg(self, callback: Any) -> None:
+        pass
+
+    def close(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def custom(self, kind: str) -> list[dict[str, Any]]:
+        """The custom messages of type ``kind`` sent so far."""
+        return [m["content"] for m in self.sent
+                if m.get("method") == "custom" and m["content"].get("type") == kind]
+
+    def updates(self, key: str) -> list[Any]:
+        """The values of trait ``key`` sent in state updates so far."""
+        return [m["state"][key] for m in self.sent
+                if m.get("method") == "update" and key in m["state"]]

@@ -6,37 +6,13 @@ display items (_items.py, as js/src/items.js)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from dial_notebook.widget._chat_progress import action_stoppable, run_started
 from dial_notebook.widget._contract import KERNEL_MESSAGES
 from dial_notebook.widget._items import transcript_items
 
-from .runtime_doubles import ScriptedAgent, click, dial, inform, suggest, until
-
-
-class _Wire:
-    """A comm that keeps what the widget sends."""
-
-    kernel = object()
-    comm_id = "wire"
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(data)))
-
-    def on_msg(self, callback: Any) -> None:
-        pass
-
-    def close(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    def custom(self, kind: str) -> list[dict[str, Any]]:
-        return [m["content"] for m in self.sent
-                if m.get("method") == "custom" and m["content"].get("type") == kind]
+from .runtime_doubles import ScriptedAgent, Wire, click, dial, inform, suggest, until
 
 
 class Slow:
@@ -82,7 +58,7 @@ async def test_the_widget_tells_the_front_end_when_an_accepted_run_starts():
         domain = Slow(stoppable=stoppable)
         agent = ScriptedAgent([dial(suggest("copy", {"n": 3})), dial(inform("ok"))])
         chat = ChatWidget(agent=agent, domain=domain, timeout=5)
-        wire = _Wire()
+        wire = Wire()
         chat.comm = wire
         task = chat.say("copy them")
         await until(lambda chat=chat: chat.pending.get("kind") == "decide")
@@ -122,7 +98,7 @@ async def test_a_page_that_comes_back_while_a_run_goes_is_told_it_runs_again():
     domain = Slow(stoppable=True)
     agent = ScriptedAgent([dial(suggest("copy", {"n": 3})), dial(inform("ok"))])
     chat = ChatWidget(agent=agent, domain=domain, timeout=5)
-    chat.comm = wire = _Wire()
+    chat.comm = wire = Wire()
     task = chat.say("copy them")
     await until(lambda: chat.pending.get("kind") == "decide")
     click(chat, type="decide", token=chat.pending["token"], decision="accept")

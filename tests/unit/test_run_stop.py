@@ -291,34 +291,11 @@ async def test_stop_during_an_mcp_tool_cancels_the_call_and_tells_the_server(tmp
         await asyncio.get_running_loop().run_in_executor(None, domain.close)
 
 
-class _Wire:
-    """A comm that keeps what the widget sends."""
-
-    kernel = object()
-    comm_id = "wire"
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(data)))
-
-    def on_msg(self, callback: Any) -> None:
-        pass
-
-    def close(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    def custom(self, kind: str) -> list[dict[str, Any]]:
-        return [m["content"] for m in self.sent
-                if m.get("method") == "custom" and m["content"].get("type") == kind]
-
-
 async def test_the_widget_shows_a_runs_progress_and_its_stop_button_stops_the_run():
     from dial_notebook import report_progress
     from dial_notebook.widget import ChatWidget
 
-    from .runtime_doubles import click
+    from .runtime_doubles import Wire, click
 
     started, cancelled = asyncio.Event(), []
 
@@ -337,7 +314,7 @@ async def test_the_widget_shows_a_runs_progress_and_its_stop_button_stops_the_ru
 
     agent = ScriptedAgent([dial(suggest("copy", {})), dial(inform("ok"))])
     chat = ChatWidget(agent=agent, domain=Copies(), timeout=5)
-    wire = _Wire()
+    wire = Wire()
     chat.comm = wire
     task = chat.say("copy them")
     await started.wait()

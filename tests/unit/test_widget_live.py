@@ -17,39 +17,12 @@ from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import _streaming
 from dial_notebook.widget import ChatWidget
 
-from .runtime_doubles import click
+from .runtime_doubles import Wire, click
 
 REPLY = ('Sure, adding it.<dial version="0.1" actor="agent">'
          '<dial-inform>One note coming up.</dial-inform>'
          '<dial-suggest id="add" action="add-note">Add it?'
          '<dial-payload>{"text": "buy milk"}</dial-payload></dial-suggest></dial>')
-
-
-class Wire:
-    """A comm that keeps what the widget sends (``data`` of each comm message)."""
-
-    kernel = object()
-    comm_id = "wire"
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send(self, data: dict[str, Any], buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(data)))
-
-    def on_msg(self, callback: Any) -> None:
-        pass
-
-    def close(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    def custom(self, kind: str) -> list[dict[str, Any]]:
-        return [m["content"] for m in self.sent
-                if m.get("method") == "custom" and m["content"].get("type") == kind]
-
-    def updates(self, key: str) -> list[Any]:
-        return [m["state"][key] for m in self.sent
-                if m.get("method") == "update" and key in m["state"]]
 
 
 class StreamingAgent:
