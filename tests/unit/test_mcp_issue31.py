@@ -146,6 +146,19 @@ async def test_a_question_waiting_longer_than_run_timeout_does_not_fail_the_tool
     assert said["action"] == "accept" and said["data"]["name"] == "Ann"
 
 
+async def stopped_and_withdrawn(running: asyncio.Future, person: SlowPerson) -> None:
+    """Stop ``running`` (cancel it, as Stop does): it ends cancelled, and the question the
+    person was asked is withdrawn."""
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(running, 10.0)
+    for _ in range(100):
+        if person.cancelled:
+            break
+        await asyncio.sleep(0.05)
+    assert person.cancelled
+
+
 @pytest.mark.server
 async def test_stop_while_a_question_waits_ends_the_run_and_withdraws_the_question():
     person = SlowPerson(120.0, BOOKING)
@@ -156,14 +169,7 @@ async def test_stop_while_a_question_waits_ends_the_run_and_withdraws_the_questi
         await asyncio.wait_for(person.asked.wait(), 30.0)
         await asyncio.sleep(1.5)  # past run_timeout: the paused clock must not have fired
         assert not running.done()
-        running.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await asyncio.wait_for(running, 10.0)
-        for _ in range(100):
-            if person.cancelled:
-                break
-            await asyncio.sleep(0.05)
-        assert person.cancelled
+        await stopped_and_withdrawn(running, person)
     finally:
         domain.close()
 
@@ -187,14 +193,7 @@ async def test_stop_withdraws_a_question_the_sdk_asks_outside_the_calls_own_task
     try:
         running = asyncio.ensure_future(domain.run("add", {"a": 1, "b": 2}))
         await asyncio.wait_for(person.asked.wait(), 30.0)
-        running.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await asyncio.wait_for(running, 10.0)
-        for _ in range(100):
-            if person.cancelled:
-                break
-            await asyncio.sleep(0.05)
-        assert person.cancelled
+        await stopped_and_withdrawn(running, person)
     finally:
         domain.close()
 
