@@ -176,10 +176,9 @@ class RuleMatch(TypedDict):
 
 
 class RuleDraftResultMessage(TypedDict):
-    """The kernel's answer to a RuleDraftMessage, for that very ``schema``: ``error`` (why it
-    cannot be a rule) or None; the earlier proposals of the card's action it accepts
-    (``matches``, at most MAX_MATCHES of ``total``, the card itself left out); ``card``:
-    whether it accepts the card's own payload."""
+    """The kernel's answer to a RuleDraftMessage, for that very ``schema``: ``error`` (why not
+    a rule) or None; the card's action's earlier proposals it accepts (``matches``, at most
+    MAX_MATCHES of ``total``, the card left out); ``card``: whether it accepts the card's."""
 
     type: Literal["rule-draft"]
     token: str

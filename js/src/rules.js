@@ -18,7 +18,7 @@
 import { h, uid } from "./dom.js";
 import { initialField, kindsFor, ruleFields, ruleSchemaOf, valueType } from "./rules-schema.js";
 import { canSave, closeRuleEditor, ruleChanged, ruleEditFor, saveRule } from "./rules-state.js";
-import { summarise } from "./text.js";
+import { summarise, words } from "./text.js";
 
 export { allowable } from "./rules-schema.js";
 export { RULE_DRAFT_WAIT_MS, openRuleEditor } from "./rules-state.js";
@@ -375,7 +375,7 @@ function drawCheck(box, rule, result, action) {
  */
 function decided(match) {
   if (match.status === "done" && match.edited) return "you edited it before it ran (the rule would have run it as proposed)";
-  const said = { done: "you accepted it", dismissed: "you dismissed it", superseded: "you moved on without deciding",
+  const said = { done: "you accepted it", dismissed: "you dismissed it", superseded: words("superseded").replace(/^\s*—\s*/, ""),
     pending: "waiting for you", failed: "it failed", invalid: "it was refused", undone: "you accepted it, then undid it" };
   return Object.hasOwn(said, match.status) ? said[/** @type {keyof said} */ (match.status)] : summarise(match.status || "", 40);
 }

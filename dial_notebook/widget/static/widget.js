@@ -3042,7 +3042,7 @@ function decided(match) {
   const said = {
     done: "you accepted it",
     dismissed: "you dismissed it",
-    superseded: "you moved on without deciding",
+    superseded: words("superseded").replace(/^\s*—\s*/, ""),
     pending: "waiting for you",
     failed: "it failed",
     invalid: "it was refused",
