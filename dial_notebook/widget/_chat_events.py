@@ -63,8 +63,10 @@ class RuntimeEvents(traitlets.HasTraits):
                     self._runs_going.pop(next(iter(self._runs_going)))
                 self.send(started)
             return
-        if kind == "outcome":
+        if kind == "outcome":  # a step's ends its block's too: the block says the rest
             self._runs_going.pop(str(event.get("id")), None)
+            if event.get("block") is not None:
+                self._runs_going.pop(str(event.get("block")), None)
         if kind == "sent":
             self.thinking = True
         elif kind in ("reply", "no-reply"):

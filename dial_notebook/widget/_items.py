@@ -223,11 +223,13 @@ def settle(item: Item, cards: Mapping[str, Item], pending: Mapping[str, Any],
         mine = (decide is not None and str(decide.get("id")) == str(item.event.get("id"))
                 and cards.get(str(decide.get("id"))) is item)
         item.pending = decide if mine else None
+        block = item.event.get("kind") == "execute"  # its status is its steps'
         item.status = ("undone" if item.undone is not None
                        else str(item.outcome.get("status")) if item.outcome is not None
+                       else ("pending" if mine and not item.steps
+                             else block_status(item, running)) if block
                        else "running" if str(item.event.get("id")) in running
                        else "pending" if mine
-                       else block_status(item, running) if item.event.get("kind") == "execute"
                        else "proposed")
     elif item.kind == "ask":
         item.pending = (answer if answer is not None and answer.get("index") == item.index
@@ -246,8 +248,9 @@ def block_status(item: Item, running: Collection[str] = ()) -> str:
         'confirmed'
     """
     steps = steps_of(item.event)
-    if not item.steps:
-        if any(isinstance(s, Mapping) and str(s.get("id")) in running for s in steps):
+    if not item.steps:  # its run said started (the block's id), or one of its steps
+        if str(item.event.get("id")) in running or any(
+                isinstance(s, Mapping) and str(s.get("id")) in running for s in steps):
             return "running"
         return "confirmed" if item.event.get("confirmed") else "proposed"
     if len(item.steps) < len(steps):

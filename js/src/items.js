@@ -170,9 +170,9 @@ export function itemsOf(transcript, pending, running = new Set()) {
 function cardStatus(item, mine, running) {
   if (item.undone) return "undone";
   if (item.outcome) return String(item.outcome.status);
+  if (item.event.kind === "execute") return mine && !item.steps.size ? "pending" : blockStatus(item, running);
   if (running.has(String(item.event.id))) return "running";
-  if (mine) return "pending";
-  return item.event.kind === "execute" ? blockStatus(item, running) : "proposed";
+  return mine ? "pending" : "proposed";
 }
 
 /**
@@ -183,8 +183,9 @@ function cardStatus(item, mine, running) {
  */
 export function blockStatus(item, running = new Set()) {
   const steps = (item.event.payload && item.event.payload.steps) || [];
-  if (!item.steps.size) {
-    if (steps.some((/** @type {import("./contract.js").Step} */ step) => running.has(String(step.id)))) return "running";
+  if (!item.steps.size) { // its run said started (the block's id), or one of its steps
+    if (running.has(String(item.event.id))
+      || steps.some((/** @type {import("./contract.js").Step} */ step) => running.has(String(step.id)))) return "running";
     return item.event.confirmed ? "confirmed" : "proposed";
   }
   if (item.steps.size < steps.length) return "running";

@@ -218,3 +218,11 @@ test("a run the kernel says goes before the view is drawn (a page come back) sho
   assert.equal(card.getAttribute("data-dial-status"), "running");
   assert.equal(card.querySelector("[data-dial-action=stop-run]").hidden, false);
 });
+
+test("an execute block whose steps all ended is done, though the kernel said its run started", async () => {
+  const { itemsOf } = await import("../src/items.js");
+  const block = { type: "suggestion", id: "ex-1", kind: "execute", payload: { steps: [{ id: "ex-1.1", env: "python" }] } };
+  const step = { type: "outcome", id: "ex-1.1", block: "ex-1", status: "done" };
+  assert.equal(itemsOf([block, step], {}, new Set(["ex-1", "ex-1.1"]))[0].status, "done");
+  assert.equal(itemsOf([block], {}, new Set(["ex-1"]))[0].status, "running");
+});

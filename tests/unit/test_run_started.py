@@ -110,3 +110,24 @@ async def test_a_page_that_comes_back_while_a_run_goes_is_told_it_runs_again():
     await asyncio.wait_for(task, 5)
     click(chat, type="sync", length=0)
     assert len(wire.custom("run-started")) == 2  # the run ended: nothing runs to say
+
+
+def test_an_execute_block_whose_steps_all_ended_is_done_though_its_run_was_said_started():
+    block = {"type": "suggestion", "id": "ex-1", "kind": "execute",
+             "payload": {"steps": [{"id": "ex-1.1", "env": "python"}]}}
+    step = {"type": "outcome", "id": "ex-1.1", "block": "ex-1", "status": "done"}
+    [item] = transcript_items([block, step], {}, running={"ex-1", "ex-1.1"})
+    assert item.status == "done"
+    [item] = transcript_items([block], {}, running={"ex-1"})
+    assert item.status == "running"  # started, no step ended yet
+
+
+async def test_a_blocks_run_is_not_said_again_once_a_step_has_ended():
+    from dial_notebook.widget import ChatWidget
+
+    chat = ChatWidget(agent=ScriptedAgent([]), domain=Slow(stoppable=False), timeout=5)
+    chat._on_event({"type": "running", "id": "ex-1", "action": "execute"})
+    chat._on_event({"type": "running", "id": "ex-1.1", "action": "execute:python"})
+    assert [m["id"] for m in chat.runs_going()] == ["ex-1", "ex-1.1"]
+    chat._on_event({"type": "outcome", "id": "ex-1.1", "block": "ex-1", "status": "done"})
+    assert chat.runs_going() == []

@@ -609,14 +609,14 @@ function itemsOf(transcript, pending, running = /* @__PURE__ */ new Set()) {
 function cardStatus(item, mine, running) {
   if (item.undone) return "undone";
   if (item.outcome) return String(item.outcome.status);
+  if (item.event.kind === "execute") return mine && !item.steps.size ? "pending" : blockStatus(item, running);
   if (running.has(String(item.event.id))) return "running";
-  if (mine) return "pending";
-  return item.event.kind === "execute" ? blockStatus(item, running) : "proposed";
+  return mine ? "pending" : "proposed";
 }
 function blockStatus(item, running = /* @__PURE__ */ new Set()) {
   const steps = item.event.payload && item.event.payload.steps || [];
   if (!item.steps.size) {
-    if (steps.some((step) => running.has(String(step.id)))) return "running";
+    if (running.has(String(item.event.id)) || steps.some((step) => running.has(String(step.id)))) return "running";
     return item.event.confirmed ? "confirmed" : "proposed";
   }
   if (item.steps.size < steps.length) return "running";
