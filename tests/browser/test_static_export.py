@@ -393,7 +393,7 @@ def test_saved_and_converted_the_notebook_reads_offline_without_a_kernel(lab, ju
             expect(static.locator("[data-dial-suggestion=ls]")).to_contain_text(
                 "call the plumber")
             expect(static.locator("[data-dial-suggestion=rm] .dial-outcome")).to_have_text(
-                "Dismissed")
+                "Dismissed — nothing ran")
             for text in HOSTILE[:6]:
                 expect(static.get_by_text(text, exact=True).first).to_be_visible()
             assert page_has_no_agent_element(shown)
