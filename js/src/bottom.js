@@ -7,7 +7,7 @@
 // again in each frame after, until the log's height holds still, unless the person (or
 // find-in-page) has scrolled away meanwhile.
 //
-//   update() ──▶ atBottom(log)? (before drawing) ──▶ draw ──▶ pinToBottom(log)
+//   update() ──▶ follows(log)? (before drawing) ──▶ draw ──▶ pinToBottom(log)
 //     ──▶ next frame: scrollTop = scrollHeight
 //     ──▶ each frame after: still where it was put (or within NEAR_PX of the bottom)? again,
 //         until the height has not changed for a frame (at most PIN_FRAMES frames)
@@ -98,7 +98,7 @@ export function followAgain(log) {
 /**
  * Whether the log shows its end (within NEAR_PX), or is about to (a pin not yet scrolled).
  * @example
- *   const follow = atBottom(log); drawLog(…); if (follow) pinToBottom(log);
+ *   if (atBottom(log)) return; // already showing its end: nothing to pin
  * @param {HTMLElement} log
  */
 export function atBottom(log) {
