@@ -12,6 +12,9 @@
 import { button, h, uid } from "./dom.js";
 import { humanise, joinPath } from "./text.js";
 
+/** Keys a schema does not name shown in the form (a payload may hold thousands): the rest counted. */
+const UNKNOWN_SHOWN = 20;
+
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").JsonSchema} JsonSchema */
 /** @typedef {import("./state.js").Draft} Draft */
@@ -184,8 +187,8 @@ function objectBox(form, s, value, parts, title) {
     box.append(field(form, child, value[name], [...parts, name], name, requiredNames.has(name)));
   }
   const closed = s.additionalProperties === false; // else a key it does not name is allowed
-  for (const name of Object.keys(value)) { // in the payload, not in the schema: said, removable
-    if (Object.hasOwn(s.properties, name)) continue;
+  const unknown = Object.keys(value).filter((name) => !Object.hasOwn(s.properties, name));
+  for (const name of unknown.slice(0, UNKNOWN_SHOWN)) { // not in the schema: said, removable
     const path = joinPath([...parts, name]);
     const wrap = h("div", { className: "dial-field dial-field-unknown", "data-dial-path": path },
       h("span", { className: "dial-field-label" }, h("code", {}, name),
@@ -196,6 +199,10 @@ function objectBox(form, s, value, parts, title) {
       }, { kind: "dial-link", aria: `Remove ${name}` }));
     form.fields.set(path, wrap);
     box.append(wrap);
+  }
+  if (unknown.length > UNKNOWN_SHOWN) {
+    box.append(h("div", { className: "dial-more", "data-dial-unknown-more": "" },
+      `+${(unknown.length - UNKNOWN_SHOWN).toLocaleString("en-US")} more keys not in the form: the JSON tab edits them`));
   }
   return box;
 }

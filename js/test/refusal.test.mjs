@@ -89,3 +89,12 @@ test("a field the schema does not know is shown in the form, with its error and 
   card().querySelector("[data-dial-action=save-edit]").click();
   assert.deepEqual(sent().filter((m) => m.type === "decide").map((m) => m.payload), [{ id: 3, title: "buy milk" }]);
 });
+
+test("a payload of many keys the schema does not name shows a few of them, and says how many more", () => {
+  const many = Object.fromEntries(Array.from({ length: 5000 }, (_, n) => [`k${n}`, n]));
+  const WIDE = { ...REFUSED, payload: { id: 3, title: "buy milk", ...many }, issue: null, errors: [] };
+  const { card } = mounted({ transcript: [CARD], pending: WIDE });
+  card().querySelector("[data-dial-action=edit]")?.click();
+  assert.equal(card().querySelectorAll(".dial-field-unknown").length, 20);
+  assert.match(text(card().querySelector("[data-dial-unknown-more]")), /^\+4,980 more keys .*JSON tab/);
+});

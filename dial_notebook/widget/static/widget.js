@@ -1019,6 +1019,7 @@ function outcomeReason(outcome) {
 }
 
 // js/src/form.js
+var UNKNOWN_SHOWN = 20;
 function resolveSchema(schema, root, depth = 0) {
   if (!schema || typeof schema !== "object" || depth > 20) return schema || {};
   if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
@@ -1130,8 +1131,8 @@ function objectBox(form, s, value, parts, title) {
     box.append(field(form, child, value[name], [...parts, name], name, requiredNames.has(name)));
   }
   const closed = s.additionalProperties === false;
-  for (const name of Object.keys(value)) {
-    if (Object.hasOwn(s.properties, name)) continue;
+  const unknown = Object.keys(value).filter((name) => !Object.hasOwn(s.properties, name));
+  for (const name of unknown.slice(0, UNKNOWN_SHOWN)) {
     const path = joinPath([...parts, name]);
     const wrap = h(
       "div",
@@ -1149,6 +1150,13 @@ function objectBox(form, s, value, parts, title) {
     );
     form.fields.set(path, wrap);
     box.append(wrap);
+  }
+  if (unknown.length > UNKNOWN_SHOWN) {
+    box.append(h(
+      "div",
+      { className: "dial-more", "data-dial-unknown-more": "" },
+      `+${(unknown.length - UNKNOWN_SHOWN).toLocaleString("en-US")} more keys not in the form: the JSON tab edits them`
+    ));
   }
   return box;
 }
