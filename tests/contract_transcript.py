@@ -32,7 +32,7 @@ from dial_notebook.domains.notes import NotesDomain
 from dial_notebook.runtime import python_executor
 from dial_notebook.widget import ChatWidget, _vegalite
 from dial_notebook.widget._items import COPY_KINDS, context_of, describe, transcript_items
-from dial_notebook.widget._vegalite import VEGA_LITE_TYPE
+from dial_notebook.widget._vegalite import VEGA_LITE_TYPE, for_front_end
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures" / "transcript.json"
 ITEMS = FIXTURE.with_name("items.json")
@@ -223,7 +223,8 @@ async def play() -> list[dict[str, Any]]:
         again = ChatWidget.restore(saved, agent=Agent(), domain=NotesDomain(["buy milk"]),
                                    timeout=0.3, max_turns=2, rules=Rules())
         await charts_drawn(again)  # a restored widget draws its charts off the loop
-        entries = json.loads(json.dumps(again.transcript))
+        # as the front end gets it: a drawn chart without its copy (the static copy's)
+        entries = json.loads(json.dumps([for_front_end(e) for e in again.transcript]))
     entries[-1].update(session=".dial/contract.json", saved_at="2026-12-01T17:00:00+00:00")
     return entries
 

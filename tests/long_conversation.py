@@ -6,15 +6,18 @@ long exploratory-data-analysis session, for the long-conversation benchmark and 
         100 tables (an outcome's result: a list of row dicts or the frames domain's
         {columns, rows, total_rows}; or an inform with render="table"), up to 50 rows each,
         20 charts (an outcome's result {"vega_lite": spec, "chart": {src: a real PNG as a
-        data: URL, 20-60 KB, width, height, alt}}: as the widget holds it once drawn), and
-        prose of every kind: the person's words, sent messages and replies, informs with
-        markdown, asks with their answers, acknowledgements, declares, phatic signals
+        data: URL at twice the CSS pixels, 20-60 KB, copy: one at one pixel per CSS pixel,
+        about 0.4 of its size as vl-convert's are, width, height, alt}}: as the widget
+        holds it once drawn), and prose of every kind: the person's words, sent messages
+        and replies, informs with markdown, asks with their answers, acknowledgements,
+        declares, phatic signals
     long_session_file(path, 2000) ─▶ the same conversation as a session file
         (``ChatWidget(..., session=path)`` opens it): the runtime's snapshot, the widget's own
         entries in its surface, no chart images (the widget draws them again, off the loop,
         from their specs, as for every session), signed with this user's Jupyter secret
         (``save_snapshot``, runtime/_trust.py) so it opens trusted
     chart_sources(transcript) ─▶ the PNG data: URLs of its charts (to count them in a file)
+    copy_sources(transcript)  ─▶ their copies' (one pixel per CSS pixel: the static copy's)
     item_needles(transcript)  ─▶ per item the widget draws, a text find-in-page must find
     widget_cells(2000)        ─▶ the notebook cells that show it (after widget_scenario.py's)
 
@@ -25,8 +28,8 @@ with prose to exactly ``events``.
     >>> events = long_transcript(200)
     >>> len(events), sum(e["type"] == "suggestion" for e in events)
     (200, 40)
-    >>> len(chart_sources(events)), long_transcript(200) == events
-    (2, True)
+    >>> len(chart_sources(events)), len(copy_sources(events)), long_transcript(200) == events
+    (2, 2, True)
 """
 
 from __future__ import annotations
@@ -34,19 +37,22 @@ from __future__ import annotations
 import base64
 import json
 import random
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
-__all__ = ["chart_sources", "item_needles", "long_session_file", "long_transcript", "png",
-           "widget_cells"]
+from .chart_image import png  # (exported here too)
+
+__all__ = ["chart_sources", "copy_sources", "item_needles", "long_session_file",
+           "long_transcript", "png", "widget_cells"]
 
 #: One in how many events is a card, a table, a chart.
 CARD_EVERY, TABLE_EVERY, CHART_EVERY = 5, 20, 100
 #: A chart's size in CSS pixels (the PNG has twice as many, as the widget draws them).
 CHART_WIDTH, CHART_HEIGHT = 320, 200
+#: A chart copy's grain, per its image's: it then weighs about 0.4 of it, as vl-convert's do
+#: (measured: a line chart 37 KB at twice the CSS pixels, 15.5 KB at one per CSS pixel).
+COPY_NOISE = 1.6
 
 _FRAMES = ["sales", "customers", "orders", "returns", "stores", "web_visits"]
 _COLUMNS = ["region", "price", "units", "discount", "channel", "month", "margin", "rating",
@@ -61,52 +67,12 @@ _PROSE = ("the median basket is higher in the north, and discounts above 20% bar
 _WORDS = _PROSE.split(" ")
 
 
-def png(width: int, height: int, rng: random.Random, *, noise: float = 0.3) -> bytes:
-    """A real PNG (RGB, 8 bits) of a bar chart ``width`` × ``height`` pixels: bars with a
-    grain (``noise``: the share of rows that carry it), so it weighs what a drawn
-    chart does (about 20-60 KB at 640 × 400). zlib and struct only.
-
-        >>> png(64, 40, random.Random(0)).startswith(bytes([137]) + b"PNG")
-        True
-    """
-    white = bytes((255, 255, 255))
-    bars = max(3, min(12, width // 48))
-    slot = width // bars
-    heights = [rng.randint(height // 6, height - 4) for _ in range(bars)]
-    colours = [bytes((rng.randint(30, 200), rng.randint(60, 200), rng.randint(120, 240)))
-               for _ in range(bars)]
-    rows = []
-    for y in range(height):
-        line = bytearray()
-        for n in range(bars):
-            bar = max(1, slot - 6)
-            inside = height - y <= heights[n]
-            line += (colours[n] if inside else white) * bar + white * (slot - bar)
-        line += white * (width - len(line) // 3)
-        if y % 20 == 0:  # a grid line
-            line = bytearray(b if b != 255 else 230 for b in line)
-        if rng.random() < noise:  # grain over part of the row: anti-aliasing, texture
-            start = rng.randrange(0, max(1, len(line) - 30))
-            span = rng.randrange(30, max(31, len(line) // 3))
-            grain = rng.randbytes(min(span, len(line) - start))
-            line[start:start + len(grain)] = bytes(
-                (a & 0xF0) | (g & 0x0F) for a, g in zip(line[start:], grain, strict=False))
-        rows.append(b"\x00" + bytes(line))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
-
-
 class _Session:
     """The conversation as it is generated: its events and how many of each kind so far."""
 
     def __init__(self, events: int, seed: int) -> None:
         self.target = events
+        self.seed = seed
         self.rng = random.Random(seed)
         self.events: list[dict[str, Any]] = []
         self.cards = self.tables = self.charts = self.asks = self.rounds = 0
@@ -153,17 +119,22 @@ class _Session:
             self.charts += 1
             values = self.rows(self.rng.randint(12, 50))
             x, y = list(values[0])[:2]
-            image = png(CHART_WIDTH * 2, CHART_HEIGHT * 2, self.rng,
-                        noise=self.rng.uniform(0.15, 0.45))
+            noise = self.rng.uniform(0.15, 0.45)
+            image = png(CHART_WIDTH * 2, CHART_HEIGHT * 2, self.rng, noise=noise)
+            # the copy's own generator (of the seed and the chart): the rest stays as it was
+            own = random.Random(f"{self.seed}: chart copy {self.charts}")
+            flat = png(CHART_WIDTH, CHART_HEIGHT, own, noise=noise * COPY_NOISE)
             alt = f"Bar chart of {y} by {x}"
             spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json",
                     "title": alt, "data": {"values": values}, "mark": "bar",
                     "encoding": {"x": {"field": x, "type": "nominal"},
                                  "y": {"field": y, "type": "quantitative"}}}
-            src = "data:image/png;base64," + base64.b64encode(image).decode("ascii")
+            src, copy = ("data:image/png;base64," + base64.b64encode(one).decode("ascii")
+                         for one in (image, flat))
             return {"action": "plot", "result": {
                 "vega_lite": spec, "alt": alt,
-                "chart": {"src": src, "width": CHART_WIDTH, "height": CHART_HEIGHT, "alt": alt}}}
+                "chart": {"src": src, "width": CHART_WIDTH, "height": CHART_HEIGHT, "alt": alt,
+                          "copy": copy}}}
         if self.due(TABLE_EVERY, self.tables):
             self.tables += 1
             count = self.rng.randint(5, 50)
@@ -270,9 +241,11 @@ class _Session:
             out.append({"type": "person", "text": self.words(2, 8),
                         "answer_to": len(self.events) + len(out) - 1})
         from dial_notebook import outcome_reply
+        from dial_notebook.widget._vegalite import for_front_end  # a chart's copy: not sent
 
         out.append({"type": "sent", "turn": 2, "message": outcome_reply(
-            [{k: v for k, v in o.items() if k not in ("type", "chart")} for o in outcomes])})
+            [{k: v for k, v in for_front_end(o).items() if k not in ("type", "chart")}
+             for o in outcomes])})
         last = ({"type": "inform", "text": self.words(4, 10), "act": "acknowledge",
                  "of": outcomes[0]["id"]} if self.rounds % 4 == 0 else
                 {"type": "inform", "text": self.markdown(), "act": "inform"})
@@ -310,15 +283,26 @@ def long_transcript(events: int, *, seed: int = 0) -> list[dict[str, Any]]:
     return _Session(events, seed).make()
 
 
-def chart_sources(transcript: list[dict[str, Any]]) -> list[str]:
-    """The data: URLs of the chart images in ``transcript`` (informs' and outcomes')."""
+def chart_sources(transcript: list[dict[str, Any]], key: str = "src") -> list[str]:
+    """The data: URLs of the chart images in ``transcript`` (informs' and outcomes'); ``key``
+    "copy": of their copies (``copy_sources``)."""
     found = []
     for event in transcript:
         result = event.get("result")
         chart = event.get("chart") or (result.get("chart") if isinstance(result, dict) else None)
-        if isinstance(chart, dict) and isinstance(chart.get("src"), str):
-            found.append(chart["src"])
+        if isinstance(chart, dict) and isinstance(chart.get(key), str):
+            found.append(chart[key])
     return found
+
+
+def copy_sources(transcript: list[dict[str, Any]]) -> list[str]:
+    """The data: URLs of the charts' copies in ``transcript``: one pixel per CSS pixel, what
+    the notebook's static copy shows (``chart_sources``: the images, twice as many pixels).
+
+        >>> len(copy_sources(long_transcript(200)))
+        2
+    """
+    return chart_sources(transcript, "copy")
 
 
 def _plain(text: str) -> str:

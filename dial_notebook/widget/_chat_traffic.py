@@ -21,6 +21,8 @@ images included, readable without a kernel.
     event ──▶ transcript.append (in place) ──▶ outbox ──▶ one append message per loop turn
     a view's 'sync' ──▶ the whole trait, to that front end (and, from then on, a chart drawn
                    late replaces its entry by the trait)
+    either way, a drawn chart travels without its ``copy`` (``for_front_end``: the append
+    message, the trait in ``get_state``); the kernel's transcript keeps it for the static copy
     a say ends ──▶ outbox sent; the static copy updated now
 
 ``ChatWidget`` mixes ``AppendTraffic`` in: it hooks the widget's own sending (``_send``,
@@ -37,6 +39,7 @@ import traitlets
 from traitlets.utils.bunch import Bunch
 
 from ._serialise import json_safe
+from ._vegalite import for_front_end
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
@@ -109,7 +112,8 @@ class AppendTraffic(traitlets.HasTraits):
         start, events = self._outbox.take()
         if not events:
             return
-        self.send({"type": "append", "start": start, "events": events})
+        self.send({"type": "append", "start": start,
+                   "events": [for_front_end(event) for event in events]})
         transcript = self.transcript
         self._appending = True  # observers are told; the trait is not re-sent
         try:
@@ -143,9 +147,14 @@ class AppendTraffic(traitlets.HasTraits):
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         # the state as a whole (the comm's opening, a reloaded page's request) leaves the
         # transcript out: a front end asks for it ('sync'); only a trait named is sent with it
+        # (a chart's ``copy`` stays in the kernel: the trait is sent without it)
         if key is None:
             key = [name for name in self.keys if name != "transcript"]  # type: ignore[attr-defined]
-        return super().get_state(key, drop_defaults=drop_defaults)  # type: ignore[misc,no-any-return]
+        state: dict[str, Any] = super().get_state(  # type: ignore[misc]
+            key, drop_defaults=drop_defaults)
+        if isinstance(state.get("transcript"), list):
+            state["transcript"] = [for_front_end(event) for event in state["transcript"]]
+        return state
 
     def _should_send_property(self, key: str, value: Any) -> bool:
         if key == "transcript" and (getattr(self, "_appending", False)

@@ -331,8 +331,7 @@ class ProgressMessage(TypedDict):
     """A reply being streamed: its prose so far is the prose shown until ``at`` followed by
     ``text`` (or, from an older kernel, all of ``prose``); neither when only ``writing``
     changed (or the reply's progress budget is spent: the prose shown stays). ``writing`` is
-    what the agent is writing now in plain words ("proposing: add-note"), or None. Never
-    kept."""
+    what the agent writes now, in plain words ("proposing: add-note"), or None. Never kept."""
 
     type: Literal["progress"]
     turn: int
@@ -373,12 +372,14 @@ KERNEL_MESSAGES: dict[str, type] = {
 
 class ChartDrawn(TypedDict):
     """A Vega-Lite chart drawn in the kernel (``_vegalite.py``): the PNG as a data: URL, its
-    size in CSS pixels (the image has twice as many), and its alternative text."""
+    size in CSS pixels (the image has twice as many), and its alternative text. ``copy``: the
+    same chart at one pixel per CSS pixel: the notebook's static copy holds this one."""
 
     src: str
     width: int
     height: int
     alt: str
+    copy: NotRequired[str]  # never sent to the front end (_vegalite.for_front_end)
 
 
 class ChartNotDrawn(TypedDict):
@@ -387,8 +388,7 @@ class ChartNotDrawn(TypedDict):
     error: str
 
 
-#: What the widget adds to its copy of a runtime event: ``type`` → field → its shapes (the
-#: runtime's event itself is left as it is).
+#: What the widget adds to a runtime event's copy (the runtime's stays): type → field → shapes.
 WIDGET_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "inform": {"chart": (ChartDrawn, ChartNotDrawn)},
 }

@@ -27,6 +27,7 @@ import traitlets
 
 from ._chat_widget import STATIC
 from ._replay_source import read_saved
+from ._vegalite import for_front_end
 
 
 class Replay(anywidget.AnyWidget):
@@ -81,7 +82,8 @@ class Replay(anywidget.AnyWidget):
         saved = read_saved(source)
         super().__init__(title=title or saved.title or "Replay", source=saved.name,
                          saved_at=saved.saved_at, **kwargs)
-        self.set_trait("transcript", saved.transcript)
+        # as the live widget's front end gets it: a chart without the static copy's own image
+        self.set_trait("transcript", [for_front_end(event) for event in saved.transcript])
         self.step = step
 
     @traitlets.validate("step")

@@ -10,17 +10,21 @@ browser, and nothing it names is fetched or read.
         the worker not started yet, or busy, or the kernel's drawing time used up ─▶ with
             ``later`` (the widget): {"error": "Drawing the chart…"} now, and the chart drawn
             off the loop and handed back (the widget puts it in place); without: a note
-        draw(spec) in a worker process: SVG ─▶ sized to fit MAX_WIDTH × MAX_HEIGHT ─▶ PNG
-            ─▶ {"src": "data:image/png;base64,…", "width", "height", "alt"} (CSS pixels; the
-               PNG has twice as many, for sharp screens)
+        draw(spec) in a worker process: SVG ─▶ sized to fit MAX_WIDTH × MAX_HEIGHT ─▶ PNGs
+            ─▶ {"src": "data:image/png;base64,…", "copy": "data:image/png;base64,…", "width",
+               "height", "alt"} (CSS pixels; ``src`` has twice as many, for sharp screens;
+               ``copy``, one per CSS pixel, is what the notebook's static copy shows; no
+               ``copy`` when ``src`` itself is one per CSS pixel, the sharp one too large)
             past RENDER_SECONDS ─▶ the worker is killed ─▶ {"error": "…took longer than 2 s"}
             vl-convert's own error ─▶ {"error": "The chart could not be drawn: …"}
 
 The runtime's event stays as it is; the front end (js/src/inform.js) and the static copy
-(_static.py) draw ``chart``: the image, or the note with the spec collapsed under it. An
-outcome's chart that ends undrawn (at once or late) is handed to ``not_drawn``: the widget
-tells the conversation, and the agent gets one line with the next message the person sends
-(runtime/_told_later.py), so it is never left believing a chart was drawn.
+(_static.py) draw ``chart``: the image, or the note with the spec collapsed under it. The
+front end never gets ``copy`` (``for_front_end``: the widget's append messages and its trait
+drop it); the kernel's transcript keeps it for the static copy. An outcome's chart that ends
+undrawn (at once or late) is handed to ``not_drawn``: the widget tells the conversation, and
+the agent gets one line with the next message the person sends (runtime/_told_later.py), so it
+is never left believing a chart was drawn.
 
 Where each part lives: ``_vegalite_refusal.py`` says what is a Vega-Lite spec and which are
 refused (nothing a spec names is loaded); ``_vegalite_worker.py`` is the process that draws
@@ -45,7 +49,7 @@ from ._vegalite_refusal import NOT_DRAWN, is_vega_lite, refusal
 from ._vegalite_worker import SCRIPT, START_SECONDS, Worker
 
 __all__ = ["DRAWING", "INSTALL", "STARTING", "VEGA_LITE_TYPE", "draw", "drawing_later",
-           "is_vega_lite", "refusal", "warm", "with_chart"]
+           "for_front_end", "is_vega_lite", "refusal", "warm", "with_chart"]
 
 VEGA_LITE_TYPE = "application/vnd.vegalite+json"
 INSTALL = "pip install dial-notebook[charts] to draw Vega-Lite charts"
@@ -70,8 +74,10 @@ def installed() -> bool:
 
 def draw(spec: Any, *, alt: str = "", timeout: float = RENDER_SECONDS,
          wait: float = 0.0) -> dict[str, Any]:
-    """The chart of ``spec``: ``{"src": "data:image/png;base64,…", "width", "height", "alt"}``
-    (width and height in CSS pixels), or ``{"error": "…"}`` saying why it was not drawn.
+    """The chart of ``spec``: ``{"src": "data:image/png;base64,…", "copy": …, "width",
+    "height", "alt"}`` (width and height in CSS pixels; ``src`` has twice as many pixels,
+    ``copy`` — the notebook's static copy shows it — one per CSS pixel, and is left out when
+    ``src`` is itself one per CSS pixel), or ``{"error": "…"}`` saying why it was not drawn.
 
     It never waits for the renderer to start unless ``wait`` says how long it may (off the
     kernel's loop: the command line, a background thread): a renderer not yet running is
@@ -121,9 +127,11 @@ def _attempt(spec: Any, alt: str, timeout: float, wait: float, *,
         return {"error": NOT_DRAWN + "another chart is still being drawn."}, True
     if "error" in answer:
         return {"error": str(answer["error"])}, False
-    return {"src": f"data:image/png;base64,{answer['png']}", "width": int(answer["width"]),
-            "height": int(answer["height"]),
-            "alt": alt or _title(spec) or "A Vega-Lite chart"}, False
+    chart = {"src": f"data:image/png;base64,{answer['png']}", "width": int(answer["width"]),
+             "height": int(answer["height"]), "alt": alt or _title(spec) or "A Vega-Lite chart"}
+    if isinstance(answer.get("copy"), str):  # one pixel per CSS pixel: the static copy's
+        chart["copy"] = f"data:image/png;base64,{answer['copy']}"
+    return chart, False
 
 
 def warm() -> None:
@@ -177,6 +185,35 @@ def with_chart(event: dict[str, Any], *, later: Callable[[dict[str, Any]], None]
 
     _later.add(spec, alt, drawn)
     return put({"error": DRAWING})
+
+
+def for_front_end(event: Any) -> Any:
+    """``event`` as the front end gets it: an inform's ``chart`` or an outcome's
+    ``result.chart`` without its ``copy`` (only the notebook's static copy shows it). ``event``
+    itself when there is nothing to drop; otherwise a copy of what changes (never mutated).
+
+        >>> inform = {"type": "inform", "chart": {"src": "data:…", "copy": "data:…"}}
+        >>> for_front_end(inform), inform["chart"]["copy"]
+        ({'type': 'inform', 'chart': {'src': 'data:…'}}, 'data:…')
+        >>> event = {"type": "person", "text": "hi"}
+        >>> for_front_end(event) is event and for_front_end([1]) == [1]
+        True
+    """
+    kind = event.get("type") if isinstance(event, Mapping) else None
+    if kind == "inform":
+        chart = event.get("chart")
+        if isinstance(chart, Mapping) and "copy" in chart:
+            return {**event, "chart": _without_copy(chart)}
+    elif kind == "outcome":
+        result = event.get("result")
+        chart = result.get("chart") if isinstance(result, Mapping) else None
+        if isinstance(chart, Mapping) and "copy" in chart:
+            return {**event, "result": {**result, "chart": _without_copy(chart)}}
+    return event
+
+
+def _without_copy(chart: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in chart.items() if key != "copy"}
 
 
 def _tell(chart: dict[str, Any], not_drawn: Callable[[str], None] | None) -> None:

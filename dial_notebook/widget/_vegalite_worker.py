@@ -11,8 +11,10 @@ background, so the charts after it do not pay for a cold start on the loop.
 
     warm() ─▶ a thread starts the process ─▶ "ready" (within START_SECONDS) ─▶ ready
     draw(spec, seconds) while ready ─▶ one line of JSON in, one out:
-        SVG ─▶ sized to fit MAX_WIDTH × MAX_HEIGHT ─▶ PNG (twice the CSS pixels, for sharp
-        screens; one per CSS pixel past MAX_PNG_BYTES) ─▶ {"png", "width", "height"}
+        SVG ─▶ sized to fit MAX_WIDTH × MAX_HEIGHT ─▶ two PNGs: twice the CSS pixels (sharp
+        screens) and one per CSS pixel (the notebook's static copy shows it: a saved
+        notebook stays small) ─▶ {"png": the sharp one, "copy": the other, "width", "height"}
+            the sharp one past MAX_PNG_BYTES ─▶ {"png": the one per CSS pixel, "width", …}
         past its time ─▶ killed ─▶ warm() ─▶ {"error": "…took longer than 2.0 s."}
         dead, or garbled ─▶ warm() ─▶ {"error": "The chart could not be drawn: …"}
     not ready, or (not blocking) busy with another chart ─▶ {"busy": True}
@@ -42,13 +44,14 @@ __all__ = ["MAX_HEIGHT", "MAX_PNG_BYTES", "MAX_WIDTH", "SCRIPT", "START_SECONDS"
 #: The largest a chart is shown (CSS px).
 MAX_WIDTH = 1_200
 MAX_HEIGHT = 1_200
-#: Largest PNG kept (bytes): past it the chart is drawn at one pixel per CSS pixel.
+#: Largest PNG kept (bytes): a sharp one past it gives way to the one at one pixel per CSS
+#: pixel (then the chart has no ``copy``: its image is that one).
 MAX_PNG_BYTES = 1_000_000
 #: What a new worker may take to start (Python, V8, the fonts): waited for off the loop only.
 START_SECONDS = 10.0
 
 # The worker: "ready" once vl-convert has drawn a first (empty) chart (V8 and the fonts are up);
-# then one line of JSON in (the spec and the limits), one line out (the PNG or an error).
+# then one line of JSON in (the spec and the limits), one line out (the PNGs or an error).
 SCRIPT = r"""
 import base64, json, re, struct, sys, zlib
 import vl_convert as vlc
@@ -88,14 +91,16 @@ for line in sys.stdin.buffer:
             raise ValueError("the drawing has no size")
         width, height = float(size[1]), float(size[2])
         fit = min(1.0, ask["width"] / max(width, 1.0), ask["height"] / max(height, 1.0))
-        for density in (2.0, 1.0):
-            png = compact(vlc.svg_to_png(svg, scale=fit * density))
-            if len(png) <= ask["bytes"]:
-                break
-        else:
-            raise ValueError(f"the image is too large ({len(png) / 1e6:.1f} MB)")
-        answer = {"png": base64.b64encode(png).decode("ascii"),
-                  "width": round(width * fit), "height": round(height * fit)}
+        sharp = compact(vlc.svg_to_png(svg, scale=fit * 2.0))  # twice the CSS pixels
+        flat = compact(vlc.svg_to_png(svg, scale=fit))  # one per CSS pixel
+        if len(flat) > ask["bytes"]:
+            raise ValueError(f"the image is too large ({len(flat) / 1e6:.1f} MB)")
+        answer = {"width": round(width * fit), "height": round(height * fit)}
+        if len(sharp) <= ask["bytes"]:  # the sharp one, and the flat one as its copy
+            answer.update(png=base64.b64encode(sharp).decode("ascii"),
+                          copy=base64.b64encode(flat).decode("ascii"))
+        else:  # too large at twice the pixels: the flat one alone
+            answer["png"] = base64.b64encode(flat).decode("ascii")
     except Exception as error:
         lines = [part.strip() for part in str(error).splitlines()
                  if part.strip() and not part.strip().startswith("at ")]
@@ -111,7 +116,7 @@ class Worker:
     in the background, so the next chart does not pay for a start.
 
         warm() ─▶ a thread starts the process ─▶ "ready" (within START_SECONDS) ─▶ ready
-        draw(spec) while ready ─▶ the PNG | past its time: killed ─▶ warm()
+        draw(spec) while ready ─▶ the PNGs | past its time: killed ─▶ warm()
     """
 
     def __init__(self) -> None:

@@ -115,7 +115,7 @@ def png_size(src: str) -> tuple[int, int]:
 
 def test_a_good_spec_becomes_a_png_data_url_at_twice_its_css_size():
     chart = draw(BARS, alt="Fruit")
-    assert set(chart) == {"src", "width", "height", "alt"}, chart.get("error")
+    assert set(chart) == {"src", "copy", "width", "height", "alt"}, chart.get("error")
     assert chart["alt"] == "Fruit"
     assert png_size(chart["src"]) == (2 * chart["width"], 2 * chart["height"])
     assert 50 < chart["width"] < 400 and 50 < chart["height"] < 400
