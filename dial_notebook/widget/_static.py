@@ -13,6 +13,12 @@ hint, cards with their preview, the agent's words, payload and outcome, execute 
 command whole, asks with their options and answer, context, hand-offs, notices; and, collapsed
 under each turn, the exact text the agent received and replied. Read-only: no buttons, no script.
 
+The notebook's copy is saved in the notebook, so it is kept near the size of the conversation's
+session file: a chart by its ``copy``, one pixel per CSS pixel (matplotlib's inline default; the
+live widget and an export show the sharp image), the wire under the latest
+``NOTEBOOK_WIRE_TURNS`` turns, and the latest ``NOTEBOOK_LOG_CHARS`` of the log; each bound says
+what it left out and that ``chat.export_html()`` shows it.
+
 What is shown is the one description every renderer follows (``_items.py``: the transcript as
 display items, which js/src/items.js makes too, held to it by a test), in the words of the one
 file every renderer reads (``wordings.json``, through ``_wordings.py``); how it looks is here,
@@ -49,7 +55,7 @@ from dial_notebook._files import write_atomically
 from ._items import transcript_items
 from ._static_css import PAGE_CSS, STATIC_CSS
 from ._static_log import context_panel, draw
-from ._static_text import JSON_CHARS, NOTEBOOK_WIRE_CHARS, esc, text_html
+from ._static_text import JSON_CHARS, NOTEBOOK_WIRE_CHARS, NOTEBOOK_WIRE_TURNS, esc, text_html
 from ._static_values import Budget
 from ._wordings import STATUS_LABEL
 
@@ -65,6 +71,16 @@ LOG_CHARS = 24_000_000
 NOTEBOOK_LOG_CHARS = 4_000_000
 
 
+def wire_left_out_note(count: int) -> str:
+    """The note that the ``count`` earliest turns' wire is not shown ('' when none)."""
+    if count <= 0:
+        return ""
+    turns = "turn" if count == 1 else f"{count:,} earlier turns"
+    return (f'<div class="dial-note dial-wire-left-out">What the agent received and replied is '
+            f"shown under the latest {NOTEBOOK_WIRE_TURNS} turns; for the "
+            f"{'earlier ' if count == 1 else ''}{turns}, chat.export_html() shows it.</div>")
+
+
 def left_out_note(count: int, log_chars: int) -> str:
     """The note in the place of the ``count`` oldest entries a copy left out."""
     where = (" (chat.export_html() writes them all)" if log_chars < LOG_CHARS else "")
@@ -77,7 +93,9 @@ def left_out_note(count: int, log_chars: int) -> str:
 def conversation_html(entries: Iterable[Any], *, title: str = "",
                       pending: Mapping[str, Any] | None = None,
                       wire_chars: int = NOTEBOOK_WIRE_CHARS,
-                      log_chars: int | None = None, running: Collection[str] = ()) -> str:
+                      log_chars: int | None = None, running: Collection[str] = (),
+                      wire_turns: int | None = NOTEBOOK_WIRE_TURNS,
+                      sharp_charts: bool = False) -> str:
     """The conversation as an HTML fragment: one ``<div class="dial-static">`` holding a scoped
     ``<style>`` and the conversation, read-only; no script, no link, nothing fetched.
 
@@ -87,7 +105,9 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     shown: the notebook's copy shows the start of each, an export (``JSON_CHARS``) more;
     ``log_chars`` how much of the log it keeps, the latest entries (by default the notebook's
     ``NOTEBOOK_LOG_CHARS``; an export keeps ``LOG_CHARS``), drawn latest first; ``running``
-    the ids of the runs going (their cards say Running).
+    the ids of the runs going (their cards say Running); ``wire_turns``: of how many turns,
+    the latest, the wire is shown (None: all); ``sharp_charts``: a chart shown by its sharp
+    image, not its one-pixel-per-CSS-pixel ``copy`` (the notebook's, saved with it).
 
         >>> fragment = conversation_html([{"type": "person", "text": "hi <b>"}], title="Notes")
         >>> fragment.startswith('<div class="dial-static"')
@@ -97,7 +117,7 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     """
     listed = list(entries) if not isinstance(entries, list) else entries
     limit = NOTEBOOK_LOG_CHARS if log_chars is None else log_chars
-    budget = Budget(wire=wire_chars)
+    budget = Budget(wire=wire_chars, wire_turns=wire_turns, sharp_charts=sharp_charts)
     items = transcript_items(listed, pending if isinstance(pending, Mapping) else {}, running)
     kept: list[str] = []  # the latest first: the ones left out are never drawn
     size = 0
@@ -111,6 +131,8 @@ def conversation_html(entries: Iterable[Any], *, title: str = "",
     log = "".join(reversed(kept))
     if left_out:
         log = left_out_note(left_out, limit) + log
+    if wire_turns is not None:
+        log = wire_left_out_note(sum(i.kind == "wire" for i in items) - wire_turns) + log
     return page_fragment(log, context_panel(listed), events=len(listed), title=title)
 
 
@@ -142,7 +164,7 @@ def export_document(entries: Iterable[Any], *, title: str = "",
     """
     heading = esc(str(title)[:400]) if title else "DIAL conversation"
     fragment = conversation_html(entries, title=title, pending=pending, wire_chars=JSON_CHARS,
-                                 log_chars=LOG_CHARS)
+                                 log_chars=LOG_CHARS, wire_turns=None, sharp_charts=True)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

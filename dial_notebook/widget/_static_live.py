@@ -13,6 +13,8 @@ event draws only what it changed, so that keeping the notebook's copy current co
         past the notebook copy's bound (``NOTEBOOK_LOG_CHARS`` of log) ──▶ the latest items
                            that fit, the oldest left out and said so (found by the chunks'
                            sizes, then item by item in one chunk), as ``conversation_html`` does
+        past the latest ``NOTEBOOK_WIRE_TURNS`` turns ──▶ an earlier turn's wire drawn as
+                           nothing (one per turn, as a turn ends), and the note says so
         past the images' bound (they are within the log's, so only if that is raised)
                            ──▶ drawn whole by ``conversation_html``
 
@@ -31,8 +33,9 @@ from typing import Any
 
 from . import _static
 from ._items import COPY_KINDS, Item, Reader, settle
-from ._static import conversation_html, left_out_note, page_fragment
+from ._static import conversation_html, left_out_note, page_fragment, wire_left_out_note
 from ._static_log import context_html, draw
+from ._static_text import NOTEBOOK_WIRE_TURNS
 from ._static_values import IMAGES_CHARS, Budget
 
 __all__ = ["LiveCopy"]
@@ -91,6 +94,9 @@ class LiveCopy:
         self._steps: dict[str, Item] = {}  # an execute step's id -> its block
         self._last: Item | None = None  # the latest item the widget shows (Retry)
         self._made: tuple[Any, str] | None = None  # (what it was made of, the last fragment)
+        self._wires: list[Item] = []  # the ended turns' wires, in order
+        self._wire_at: dict[int, int] = {}  # id(wire) -> its place in them
+        self._emptied = 0  # the earliest wires drawn as nothing (past the latest turns')
 
     def html(self, transcript: list[Any], *, title: str = "",
              pending: Mapping[str, Any] | None = None, running: Collection[str] = ()) -> str:
@@ -109,6 +115,7 @@ class LiveCopy:
         for item in again:
             self._draw(item)
         wire = self._reader.wire
+        self._bound_wires(wire is not None)
         made_of = (title, len(transcript), wire and (id(wire.event), id(wire.outcome)))
         if not again and self._made is not None and self._made[0] == made_of:
             return self._made[1]  # nothing changed since
@@ -120,7 +127,8 @@ class LiveCopy:
             return conversation_html(transcript, title=title, pending=pending)
         else:
             parts = self._chunks()
-        fragment = page_fragment([*parts, tail], context_html(
+        shown = len(self._wires) + (wire is not None) - NOTEBOOK_WIRE_TURNS
+        fragment = page_fragment([wire_left_out_note(shown), *parts, tail], context_html(
             list(self._context.items())), events=len(transcript), title=title)
         self._made = (made_of, fragment)
         return fragment
@@ -237,15 +245,28 @@ class LiveCopy:
             return [ask] if ask is not None else []
         return []
 
+    def _bound_wires(self, open_turn: bool) -> None:
+        """Draw as nothing the ended turns' wires before the latest ``NOTEBOOK_WIRE_TURNS``
+        turns' (``open_turn``: the turn going is one of them), as ``conversation_html`` does."""
+        empty = max(0, len(self._wires) - max(0, NOTEBOOK_WIRE_TURNS - open_turn))
+        low, high = sorted((self._emptied, empty))
+        self._emptied = empty
+        for item in self._wires[low:high]:
+            self._draw(item)
+
     def _draw(self, item: Item) -> None:
         if item is self._reader.wire:
             return  # the turn's wire, not in the items yet: drawn at the end each time
-        html, spent = self._drawn(item)
         place = self._at.get(id(item))
         if place is None:
             self._at[id(item)] = place = len(self._html)
             self._html.append("")
             self._spent.append(0)
+            if item.kind == "wire":
+                self._wire_at[id(item)] = len(self._wires)
+                self._wires.append(item)
+        emptied = self._wire_at.get(id(item), self._emptied) < self._emptied
+        html, spent = ("", 0) if emptied else self._drawn(item)
         self._chars += len(html) - len(self._html[place])
         self._images += spent - self._spent[place]
         self._html[place], self._spent[place] = html, spent

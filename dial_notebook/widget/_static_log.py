@@ -201,7 +201,12 @@ def _phatic(item: Item, _budget: Budget) -> str:
 
 
 def _wire(item: Item, budget: Budget) -> str:
-    """Under each turn, collapsed: the exact text the agent received, and its reply."""
+    """Under each turn, collapsed: the exact text the agent received, and its reply (nothing
+    once the budget's ``wire_turns`` are shown: the copy is drawn latest first)."""
+    if budget.wire_turns is not None:
+        budget.wire_turns -= 1
+        if budget.wire_turns < 0:
+            return ""
     sent, reply = item.event, item.outcome
     turn = js_string(sent.get("turn")) if sent.get("turn") is not None else "?"
     parts = []

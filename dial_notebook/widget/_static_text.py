@@ -28,6 +28,9 @@ JSON_CHARS = 20_000
 #: ones are outcomes' declares, a chart's data included, which made the copy twice the session
 #: file); the session file and an export hold them whole.
 NOTEBOOK_WIRE_CHARS = 1_200
+#: Turns whose wire the notebook's copy shows, the latest (a 2,000-event analysis session has
+#: 300, whose wire was a third of its copy; the widget shows none): an export shows every turn's.
+NOTEBOOK_WIRE_TURNS = 20
 #: Characters of one command: shown whole up to this (a longer one says how much is not shown).
 COMMAND_CHARS = 200_000
 #: Items of a list or card list, options of a question.

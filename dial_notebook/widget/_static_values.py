@@ -54,11 +54,15 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 @dataclass
 class Budget:
-    """What one rendering may still spend: characters of inline images; and how much of each
-    wire text it shows (the notebook's copy: ``NOTEBOOK_WIRE_CHARS``; an export: more)."""
+    """What one rendering may still spend: characters of inline images; how much of each wire
+    text it shows (the notebook's copy: ``NOTEBOOK_WIRE_CHARS``; an export: more), and of how
+    many more turns (None: all); and whether a chart is shown by its sharp image (an export)
+    or by its ``copy``, one pixel per CSS pixel (the notebook's copy, saved with it)."""
 
     images: int = IMAGES_CHARS
     wire: int = NOTEBOOK_WIRE_CHARS
+    wire_turns: int | None = None
+    sharp_charts: bool = False
 
 
 def result_nodes(result: Any, budget: Budget) -> list[str]:
@@ -282,13 +286,16 @@ def blocked_note(why: str, src: Any) -> str:
 
 
 def drawn_chart_html(chart: Mapping[str, Any] | None, spec: Any, budget: Budget) -> str:
-    """A Vega-Lite chart as the kernel drew it (``_vegalite.py``): the PNG at its size, or why
-    it was not drawn with the spec collapsed (js/src/inform.js: chartOf)."""
+    """A Vega-Lite chart as the kernel drew it (``_vegalite.py``): the PNG at its size (in a
+    notebook's copy its ``copy``, one pixel per CSS pixel, when it has one), or why it was not
+    drawn with the spec collapsed (js/src/inform.js: chartOf)."""
     if chart is not None and isinstance(chart.get("src"), str):
         size = tuple(min(int(n), 4000) if isinstance(n, int | float) and not isinstance(
             n, bool) and n > 0 else None for n in (chart.get("width"), chart.get("height")))
-        return image_html({"src": chart["src"], "alt": as_string(chart.get("alt")) or "A chart"},
-                      budget, size=size, chart=True)
+        flat = chart.get("copy")
+        src = chart["src"] if budget.sharp_charts or not isinstance(flat, str) else flat
+        return image_html({"src": src, "alt": as_string(chart.get("alt")) or "A chart"},
+                          budget, size=size, chart=True)
     why = (as_string(chart.get("error")) if chart is not None else "") or \
         "Vega-Lite chart (not drawn here)"
     return (f'<div class="dial-note dial-chart-error">{text_html(why, 2000)}</div>'

@@ -29,7 +29,9 @@ In JupyterLab 4, headless Chromium (tests/browser/_harness.py), per size:
 * memory: ``performance.memory.usedJSHeapSize`` after a garbage collection, before the widget
   cell and once it is painted (target < 150 MB).
 * save: the notebook saved with widget state: what it grew by, against the session file of
-  the same conversation (target ≤ 1.2×); how many times each chart image is in it (once).
+  the same conversation (target ≤ 1.2×), also without the widget's front-end code (anywidget's
+  ``_esm`` and ``_css``, the same for an empty chat: once per widget, not per event); how many
+  times each chart image is in it (its one-pixel-per-CSS-pixel copy once, the sharp one never).
 
 ``--quick``: the no-browser figures (kernel at 100 and 5,000 events, report at 2,000) and the
 browser at 200 events with 5 appends, without the session's opening. Prints figures; asserts nothing about time.
@@ -53,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from tests.bench.bench_widget import CountingComm  # noqa: E402 - after the sys.path line
 from tests.long_conversation import (  # noqa: E402
     chart_sources,
+    copy_sources,
     item_needles,
     long_session_file,
     long_transcript,
@@ -161,8 +164,9 @@ def report_figures(events: int) -> dict[str, Any]:
     line("report", f"{events:,} events: export_html {export_ms:.0f} ms "
                    f"({len(exported) / 1e6:.1f} MB), static copy {static_ms:.0f} ms "
                    f"({len(static) / 1e6:.1f} MB); each chart image "
-                   f"{_times(exported, sources)} in the export, {_times(static, sources)} "
-                   f"in the copy")
+                   f"{_times(exported, sources)} in the export (sharp), "
+                   f"{_times(static, copy_sources(transcript))} in the copy (its copy, one "
+                   "pixel per CSS pixel)")
     return {"events": events, "export_ms": export_ms, "static_ms": static_ms,
             "export_bytes": len(exported), "static_bytes": len(static)}
 
@@ -368,19 +372,21 @@ def browser_size(context: Any, server: dict, events: int, appends: int, *,
                                      data_dir=server["root"].parent / "data")  # the server's
     grew, size = len(saved.encode()) - unsaved, session_file.stat().st_size
     conversation = len(json.dumps(transcript).encode())
-    images = sum(len(src) for src in chart_sources(transcript))
     code = _widget_code(saved)
-    rest = grew - images * _times_found(saved, chart_sources(transcript)) - code
+    copies, sharp = copy_sources(transcript), chart_sources(transcript)
+    images = sum(len(src) for src in copies) * _times_found(saved, copies)
+    rest = grew - images - code
     out.update(saved_growth=grew, session_bytes=size, conversation_bytes=conversation,
-               saved_images=images, saved_code=code, saved_rest=rest)
+               saved_images=images, saved_code=code, saved_rest=rest,
+               saved_conversation=grew - code)
     line("save", f"{events:,} events: the notebook grew {grew / 1e6:.2f} MB = "
-                 f"{grew / size:.2f}× the session file ({size / 1e6:.2f} MB, no images), "
-                 f"{grew / conversation:.2f}× the transcript's JSON ({conversation / 1e6:.2f} "
-                 f"MB); each chart image {_times(saved, chart_sources(transcript))} in it")
-    print(f"         of which the chart images {images / 1e6:.2f} MB (the session file holds "
-          f"their data, not pictures) and the widget's code {code / 1e6:.2f} MB (once per "
-          f"notebook); the rest {rest / 1e6:.2f} MB = {rest / size:.2f}× the session file",
-          flush=True)
+                 f"{grew / size:.2f}× the session file ({size / 1e6:.2f} MB, no images); "
+                 f"without the widget's code ({code / 1e6:.2f} MB, the same for an empty chat) "
+                 f"{(grew - code) / size:.2f}×")
+    print(f"         each chart image {_times(saved, copies)} at one pixel per CSS pixel, "
+          f"{_times(saved, sharp)} sharp: {images / 1e6:.2f} MB (the session file holds "
+          f"their data, not pictures); the rest {rest / 1e6:.2f} MB = {rest / size:.2f}× the "
+          f"session file; the transcript's JSON {conversation / 1e6:.2f} MB", flush=True)
     page.evaluate("(n) => sessionStorage.setItem('dial-needle', n)", f"grow-marker-{appends - 1}")
     page.reload()
     watch = _painted(page)

@@ -4,7 +4,8 @@ generated analysis session of 2,000 events (tests/long_conversation.py) shown by
 - draws one node per item in its log (the items ``widget._items`` describes, the kinds the
   widget draws), however it draws them (all at once, or lazily as they come into view);
 - keeps every item's text in the DOM, so find-in-page finds any of them;
-- saved with its widget state, holds each chart image once in the notebook file.
+- saved with its widget state, holds each chart image once in the notebook file (at one pixel
+  per CSS pixel; the sharp image the live widget shows, never).
 
 The figures (times, memory, sizes) are the benchmark's: tests/bench/bench_long_conversation.py.
 """
@@ -15,7 +16,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..long_conversation import chart_sources, item_needles, long_transcript, widget_cells
+from ..long_conversation import (
+    chart_sources,
+    copy_sources,
+    item_needles,
+    long_transcript,
+    widget_cells,
+)
 from ._harness import NotebookPage, open_notebook, save_with_widget_state, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -77,7 +84,12 @@ def test_a_notebook_saved_with_widget_state_holds_each_chart_image_once(long_lab
                                                                          transcript):
     save_with_widget_state(long_lab.page)
     saved = (jupyter["root"] / long_lab.name).read_text(encoding="utf-8")
-    sources = chart_sources(transcript)
-    assert len(sources) == 20
-    counts = [saved.count(src[len(src) // 2:len(src) // 2 + 120]) for src in sources]
-    assert counts == [1] * len(sources)
+    sharp, copies = chart_sources(transcript), copy_sources(transcript)
+    assert len(sharp) == len(copies) == 20
+
+    def counts(sources: list[str]) -> list[int]:
+        return [saved.count(src[len(src) // 2:len(src) // 2 + 120]) for src in sources]
+
+    # each chart once, at one pixel per CSS pixel (the static copy's); the sharp image, which
+    # the live widget shows, never (the widget state holds none of the conversation)
+    assert counts(copies) == [1] * 20 and counts(sharp) == [0] * 20

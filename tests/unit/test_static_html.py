@@ -28,7 +28,7 @@ from dial_notebook.widget._static import (
     write_document,
 )
 from dial_notebook.widget._static_output import StaticOutput
-from dial_notebook.widget._static_text import NOTEBOOK_WIRE_CHARS
+from dial_notebook.widget._static_text import NOTEBOOK_WIRE_CHARS, NOTEBOOK_WIRE_TURNS
 
 FIXTURE = Path(__file__).resolve().parents[2] / "js" / "test" / "fixtures" / "transcript.json"
 
@@ -283,19 +283,21 @@ def test_every_entry_kind_of_the_contract_transcript_is_drawn(fixture):
     assert "Hand-off to billing (refund)" in tree.find_class("dial-delegate")[0].text_content()
     assert "Agent signal: typing" in text
     # under each turn, collapsed: exactly what the agent received, and its reply (the start
-    # of each, in a notebook's copy: test_static_wire.py)
+    # of each, in a notebook's copy: test_static_wire.py; of the latest turns only:
+    # test_static_saved_size.py)
     wires = tree.find_class("dial-wire")
     assert all(w.tag == "details" and w.get("open") is None for w in wires)
     received = [w.find_class("dial-wire-text")[0].text_content() for w in wires]
-    messages = [e["message"] for e in fixture if e["type"] == "sent"]
+    latest = [e for e in fixture if e["type"] == "sent"][-NOTEBOOK_WIRE_TURNS:]
+    messages = [e["message"] for e in latest]
     assert len(received) == len(messages)
     for shown, message in zip(received, messages, strict=True):
         assert shown == message if len(message) <= NOTEBOOK_WIRE_CHARS else (
             shown.startswith(message[:NOTEBOOK_WIRE_CHARS]) and "more characters" in shown)
     replied = [w.find_class("dial-wire-text")[1].text_content() for w in wires
                if len(w.find_class("dial-wire-text")) > 1]
-    exact = [e["text"] for e in fixture
-             if e["type"] == "reply" and len(e["text"]) <= NOTEBOOK_WIRE_CHARS]
+    exact = [e["text"] for e in fixture if e["type"] == "reply" and e["turn"] in {
+        s["turn"] for s in latest} and len(e["text"]) <= NOTEBOOK_WIRE_CHARS]
     assert set(exact) <= set(replied)  # exactly as it came, hidden characters and all …
     assert "Holds hidden characters: U+2067" in text  # … which are named above it
     # the 4 MB reply, of which the transcript keeps the beginning, says so
