@@ -277,7 +277,7 @@ def test_say_outside_an_event_loop_says_what_is_needed():
 def test_the_front_end_module_and_styles_are_loaded():
     chat = make_chat([])
     # the bundle's default export, as esbuild writes it: `export { widget_default as default };`
-    assert re.search(r"\bexport \{[^}]*\bas default\b", str(chat._esm))
+    assert re.search(r"\bexport\s*\{[^}]*\bas default\b", str(chat._esm))
     assert ".dial-chat" in str(chat._css)
 
 
