@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import _quickstart_steps as steps
-from ._harness import OUTPUT, NotebookPage
+from ._harness import OUTPUT, NotebookPage, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -107,3 +107,25 @@ def test_the_eda_app_filters_sales_for_real(voila, browser_context):
         assert app.errors == []
     finally:
         app.page.close()
+
+
+def test_in_voila_the_static_copy_after_the_live_widget_is_hidden(voila, browser_context):
+    """The conversation is shown once: the copy (for readers without a kernel) is the output
+    right after the widget's, and chat.css hides it while the widget shows a conversation
+    (Voilà puts the widget at its own depth in the output: chat.css looks a few levels down)."""
+    name = write_notebook(voila["root"], "copy_hidden.ipynb", (
+        "from dial_notebook.widget import ChatWidget\n"
+        "chat = ChatWidget(agent=RuleAgent(), domain=notes_domain(), title='Earlier',\n"
+        "                  transcript=[{'type': 'person', 'text': 'hello from before'}])\n"
+        "chat"))
+    page = browser_context.new_page()
+    page.goto(f"{voila['base']}/voila/render/{name}")
+    try:
+        expect(page.locator("[data-dial-root] .dial-log")).to_contain_text("hello from before",
+                                                                           timeout=90000)
+        copy = page.locator(".jp-OutputArea-child:has(> .jp-OutputArea-output > .dial-static)")
+        expect(copy).to_have_count(1)
+        expect(copy.locator(".dial-static")).to_have_attribute("data-dial-events", "1")
+        expect(copy).to_be_hidden()
+    finally:
+        page.close()

@@ -34,6 +34,17 @@ def test_accept_in_notebook_7_shows_done(nb7):
     nb7.shot("card-done", card)
 
 
+def test_the_static_copy_after_the_live_widget_is_hidden(nb7):
+    """The conversation is shown once: the copy (for readers without a kernel) is the output
+    right after the widget's, and chat.css hides it while the widget shows a conversation."""
+    nb7.say("hello")
+    expect(nb7.root.locator(".dial-log > *").first).to_be_visible()
+    copy = nb7.page.locator(".jp-OutputArea-child:has(> .jp-OutputArea-output > .dial-static)")
+    expect(copy).to_have_count(1)
+    expect(copy.locator(".dial-static")).not_to_have_attribute("data-dial-events", "0")
+    expect(copy).to_be_hidden()
+
+
 def test_a_number_question_refuses_text_and_takes_a_number(nb7):
     nb7.say("number")
     ask = nb7.root.locator("[data-dial-ask]").last

@@ -147,3 +147,18 @@ def test_the_front_end_type_checks():
                           str(ROOT / "js")], cwd=ROOT, capture_output=True, text=True,
                          timeout=180, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_rules_that_hide_the_copy_look_a_few_levels_down_only():
+    """chat.css hides the static copy after the live widget with :has() on the notebook's output
+    areas. A :has() that searched an output's whole subtree made the page walk the widget's
+    every node (22,000 at 2,000 events) at each entry added: 2 ms of style each time. Every
+    :has() on an output area names its path with child combinators (``>``), a few levels deep."""
+    css = (STATIC / "widget.css").read_text(encoding="utf-8")
+    found = re.findall(r"(?:\.jp-OutputArea-child|\.output_area):has\(((?:[^()]|\([^()]*\))*)\)",
+                       css)
+    assert len(found) >= 12  # three states, each side, JupyterLab's and the classic notebook's
+    for argument in found:
+        for part in argument.split(","):
+            assert part.strip().startswith(">"), part
+            assert part.count("*") <= 2, part
