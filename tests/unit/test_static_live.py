@@ -176,3 +176,25 @@ async def test_a_chat_widgets_copy_says_running_while_a_card_runs():
     domain.release.set()
     await asyncio.wait_for(task, 5)
     assert 'data-dial-status="running"' not in chat._static_html()
+
+
+def test_a_sessions_charts_drawn_later_all_at_once_are_drawn_again_without_reading_again():
+    # a saved session's charts are drawn again off the loop and put in place as they come: at
+    # 20,000 events, 200 of them between two updates of the copy (spaced by its size); each is
+    # drawn again in its place, never the whole conversation read and drawn anew
+    chart = next(e for e in long_transcript(200) if e.get("type") == "outcome"
+                 and isinstance(e.get("result"), dict) and "chart" in e["result"])
+    events: list[dict[str, Any]] = []
+    for n in range(70):
+        events += [{"type": "person", "text": f"plot {n}"},
+                   {"type": "suggestion", "id": f"c{n}", "action": "plot", "text": "Plot?",
+                    "payload": {}, "preview": f"Plot {n}", "destructive": False,
+                    "mutates": False},
+                   {**chart, "id": f"c{n}"}]
+    drawing = [{**e, "result": {**e["result"], "chart": {"error": "Drawing the chart…"}}}
+               if e["type"] == "outcome" else e for e in events]
+    copy = LiveCopy()
+    copy.html(drawing)
+    before = copy.drawn
+    assert copy.html(list(events)) == conversation_html(events)
+    assert copy.drawn - before <= 70 + 2  # the charts' cards (and the turn's wire), no more
