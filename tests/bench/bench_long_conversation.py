@@ -18,9 +18,9 @@ No browser:
 In JupyterLab 4, headless Chromium (tests/browser/_harness.py), per size:
 * open: from the kernel starting the widget cell to the last item painted (an in-page watch:
   the log's last node holds the last item's text, then a frame and a task); target < 1.5 s.
-  And the page reloaded with the kernel alive (``RELOADS`` times, the median): navigation
-  start → painted, beside JupyterLab's own reload (an empty notebook: navigation → its kernel
-  connected), so the conversation's share is the difference; and the session file of the same
+  And the page reloaded with the kernel alive (``RELOADS`` times): navigation start → painted,
+  split where the notebook's kernel is connected (JupyterLab's start before, the widget's
+  share after: it asks its kernel for its conversation then); and the session file of the same
   conversation opened in a new kernel (``session=``): cell → painted.
 * grow: ``--appends`` events added from the kernel one at a time (an inform, then a card with
   its outcome, …): the append message's arrival at the page (the kernel connection's
@@ -234,8 +234,14 @@ def _times(text: str, sources: list[str]) -> str:
 
 WATCH = """(() => {  // before the page's own scripts: the time the last item is painted
     const needle = sessionStorage.getItem('dial-needle') || %s;
-    const w = window.__watch = {needle, root: null, dom: null, painted: null};
+    const w = window.__watch = {needle, connected: null, root: null, dom: null, painted: null};
     const tick = () => {
+        const shown = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const kernel = shown && shown.sessionContext && shown.sessionContext.session
+            && shown.sessionContext.session.kernel;
+        if (w.connected === null && kernel && kernel.connectionStatus === 'connected') {
+            w.connected = performance.now();  // JupyterLab's start ends: the widget can ask
+        }
         const root = document.querySelector('[data-dial-root]');
         if (root && w.root === null) w.root = performance.now();
         const last = root && root.querySelector('.dial-log > :last-child > :last-child');
@@ -347,41 +353,11 @@ RELOADS = 3
 
 
 def _spread(values: list[float]) -> str:
-    """'820' or '790-860': the range of ``values`` (ms)."""
+    """'820' or '790-860': the range of ``values`` (ms); '?' when there are none."""
+    if not values:
+        return "?"
     low, high = round(min(values)), round(max(values))
     return f"{low}" if low == high else f"{low}-{high}"
-
-
-def _empty_reload(context: Any, server: dict) -> float:
-    """JupyterLab's own reload on this machine: a notebook of one empty cell, its kernel
-    alive, reloaded ``RELOADS`` times: navigation → its kernel connected (median, ms; what no
-    widget can be faster than: it asks its kernel for its state)."""
-    import nbformat
-
-    name = "empty.ipynb"
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell("")]
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
-    nbformat.write(notebook, server["root"] / name)
-    page = context.new_page()
-    page.goto(f"{server['base']}/lab/workspaces/empty/tree/{name}")
-    page.wait_for_function(KERNEL_IDLE, timeout=60000)
-    times = []
-    for _ in range(RELOADS):
-        page.reload()
-        page.wait_for_function(KERNEL_CONNECTED, timeout=60000, polling="raf")
-        times.append(page.evaluate("() => performance.now()"))
-    page.close()
-    return statistics.median(times)
-
-
-#: The notebook's kernel connected (what a widget needs before it can ask for its state).
-KERNEL_CONNECTED = """() => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-    return Boolean(k && k.connectionStatus === 'connected');
-}"""
 
 
 def _run_widget_cell(context: Any, server: dict, name: str, needle: str) -> tuple[Any, dict]:
@@ -470,15 +446,15 @@ def browser_size(context: Any, server: dict, events: int, appends: int, *,
     for _ in range(RELOADS):
         page.reload()
         reloads.append(_painted(page))
+    page.close()
     painted = statistics.median(w["painted"] for w in reloads)
-    page.close()  # (a page left open shares the machine with the empty notebook's)
-    own = _empty_reload(context, server)
-    out.update(reload_ms=painted, reload_empty_ms=own)
+    ours = [w["painted"] - w["connected"] for w in reloads if w["connected"] is not None]
+    out.update(reload_ms=painted, reload_after_kernel_ms=statistics.median(ours or [0.0]))
     line("open", f"{events:,} events, reloaded with the kernel alive: navigation → painted "
-                 f"{_spread([w['painted'] for w in reloads])} ms (widget root at "
-                 f"{_spread([w['root'] for w in reloads])} ms); an empty notebook reloaded → "
-                 f"its kernel connected {own:.0f} ms (JupyterLab's own), so the conversation's "
-                 f"share {painted - own:.0f} ms")
+                 f"{_spread([w['painted'] for w in reloads])} ms, of which JupyterLab's start "
+                 f"to the notebook's kernel connected "
+                 f"{_spread([w['connected'] for w in reloads if w['connected'] is not None])} "
+                 f"ms, and from there to the conversation painted {_spread(ours)} ms")
     if session:
         out["session_open_ms"] = _session_open(context, server, events, session_file)
     return out
