@@ -129,8 +129,8 @@ class LiveCopy:
             return conversation_html(transcript, title=title, pending=pending)
         else:
             parts = self._chunks()
-        shown = len(self._wires) + (wire is not None) - NOTEBOOK_WIRE_TURNS
-        fragment = page_fragment([wire_left_out_note(shown), *parts, tail], context_html(
+        unshown = len(self._wires) + (wire is not None) - NOTEBOOK_WIRE_TURNS  # turns' wires
+        fragment = page_fragment([wire_left_out_note(unshown), *parts, tail], context_html(
             list(self._context.items())), events=len(transcript), title=title)
         self._made = (made_of, fragment)
         return fragment
