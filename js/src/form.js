@@ -1,7 +1,8 @@
 // @ts-check
 // The JSON-Schema form of the editor: one field per property (objects as fieldsets, arrays with
 // add / remove, enums as selects, booleans, numbers, strings; anything else edited as JSON; a
-// key the schema does not name shown as such, with Remove),
+// key the schema does not name shown as such, with Remove; a long list or many unknown keys
+// shown in part, the rest counted and kept),
 // editing a draft's value in place. A field the form cannot check itself (a number that is not
 // one, JSON that does not parse) keeps its message in draft.local, which blocks Save.
 //
@@ -14,6 +15,8 @@ import { humanise, joinPath } from "./text.js";
 
 /** Keys a schema does not name shown in the form (a payload may hold thousands): the rest counted. */
 const UNKNOWN_SHOWN = 20;
+/** Items of a list shown in the form (a payload may hold thousands): the rest counted, and kept. */
+const ITEMS_SHOWN = 100;
 
 /** @typedef {import("./contract.js").Json} Json */
 /** @typedef {import("./contract.js").JsonSchema} JsonSchema */
@@ -208,7 +211,8 @@ function objectBox(form, s, value, parts, title) {
 }
 
 /**
- * An array's items, each with a remove button, and "+ Add".
+ * An array's items, each with a remove button, and "+ Add" (the first ITEMS_SHOWN, and how many
+ * more: the JSON tab edits a longer list).
  * @param {Form} form
  * @param {JsonSchema} s
  * @param {Json[]} value
@@ -219,7 +223,7 @@ function arrayBox(form, s, value, parts, title) {
   const itemSchema = s.items && !Array.isArray(s.items) ? s.items : {};
   const box = h("fieldset", { className: "dial-fieldset dial-array" },
     h("legend", {}, String(title ?? "items")));
-  value.forEach((item, index) => {
+  value.slice(0, ITEMS_SHOWN).forEach((item, index) => {
     const row = h("div", { className: "dial-array-row" },
       field(form, itemSchema, item, [...parts, index], `${index + 1}`, false),
       button("✕", "remove-item", () => {
@@ -228,6 +232,11 @@ function arrayBox(form, s, value, parts, title) {
       }, { kind: "dial-icon", aria: `Remove item ${index + 1} of ${title ?? "the list"}` }));
     box.append(row);
   });
+  if (value.length > ITEMS_SHOWN) { // the rest stay in the draft as they are; an item added would not show
+    box.append(h("div", { className: "dial-more", "data-dial-items-more": "" },
+      `+${(value.length - ITEMS_SHOWN).toLocaleString("en-US")} more items not in the form: the JSON tab edits them`));
+    return box;
+  }
   box.append(button("+ Add", "add-item", () => {
     value.push(defaultFor(itemSchema, form.root));
     form.onChange({ rebuild: true, focus: joinPath([...parts, value.length - 1]) });

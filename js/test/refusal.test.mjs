@@ -98,3 +98,20 @@ test("a payload of many keys the schema does not name shows a few of them, and s
   assert.equal(card().querySelectorAll(".dial-field-unknown").length, 20);
   assert.match(text(card().querySelector("[data-dial-unknown-more]")), /^\+4,980 more keys .*JSON tab/);
 });
+
+test("a list of thousands of items shows the first of them in the form, says how many more, and keeps them all", () => {
+  const rows = Array.from({ length: 5000 }, (_, n) => n + 1);
+  const LIST = { ...CARD, id: "s9", action: "tag-rows", payload: { rows }, preview: "Tag 5,000 rows" };
+  const schemas = { "tag-rows": { type: "object", properties: { rows: { type: "array", items: { type: "integer" } } } } };
+  const pending = { kind: "decide", token: "d9", id: "s9", action: "tag-rows", payload: { rows }, issue: null, errors: [] };
+  const { card, sent } = mountedWith(render, { transcript: [LIST], pending }, { defaults: { schemas }, card: "s9" });
+  card().querySelector("[data-dial-action=edit]")?.click();
+  assert.equal(card().querySelectorAll(".dial-array-row").length, 100);
+  assert.match(text(card().querySelector("[data-dial-items-more]")), /^\+4,900 more items .*JSON tab/);
+  assert.equal(card().querySelector("[data-dial-action=add-item]"), null, "an item added would not be shown");
+  type(card().querySelector('[data-dial-path="rows[0]"] input'), "7");
+  card().querySelector("[data-dial-action=save-edit]").click();
+  const [decided] = sent().filter((m) => m.type === "decide");
+  assert.equal(decided.payload.rows.length, 5000, "the items not shown are kept");
+  assert.deepEqual(decided.payload.rows.slice(0, 2), [7, 2]);
+});
