@@ -241,11 +241,10 @@ class _Session:
             out.append({"type": "person", "text": self.words(2, 8),
                         "answer_to": len(self.events) + len(out) - 1})
         from dial_notebook import outcome_reply
-        from dial_notebook.widget._vegalite import for_front_end  # a chart's copy: not sent
 
+        # what the runtime reports: its own events, without the chart the widget drew
         out.append({"type": "sent", "turn": 2, "message": outcome_reply(
-            [{k: v for k, v in for_front_end(o).items() if k not in ("type", "chart")}
-             for o in outcomes])})
+            [{k: v for k, v in _runtime_event(o).items() if k != "type"} for o in outcomes])})
         last = ({"type": "inform", "text": self.words(4, 10), "act": "acknowledge",
                  "of": outcomes[0]["id"]} if self.rounds % 4 == 0 else
                 {"type": "inform", "text": self.markdown(), "act": "inform"})
